@@ -1,0 +1,118 @@
+package io.github.lockable.store.memory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockTokens;
+import io.github.lockable.store.ReleaseResult;
+
+/**
+ * A {@link LockStore} inside one JVM, for tests and single-instance applications. TTLs run
+ * on the monotonic clock, so a wall-clock jump neither frees nor pins a lock.
+ */
+public final class MemoryLockStore implements LockStore {
+
+	/** Expired entries of keys that are never asked for again are swept every so often. */
+	private static final int SWEEP_INTERVAL = 1024;
+
+	private final ConcurrentHashMap<String, Entry> locks = new ConcurrentHashMap<>();
+
+	private final AtomicInteger acquisitionsSinceSweep = new AtomicInteger();
+
+	private final LongSupplier nanoClock;
+
+	/**
+	 * Creates a store on {@link System#nanoTime()}.
+	 */
+	public MemoryLockStore() {
+		this(System::nanoTime);
+	}
+
+	MemoryLockStore(LongSupplier nanoClock) {
+		this.nanoClock = nanoClock;
+	}
+
+	@Override
+	public String name() {
+		return "memory";
+	}
+
+	@Override
+	public AcquireResult acquire(LockRequest request) {
+		long now = this.nanoClock.getAsLong();
+		Entry candidate = new Entry(LockTokens.next(), now, now + request.ttl().toNanos());
+		Entry winner = this.locks.compute(request.key(),
+				(key, current) -> (current == null || current.isExpired(now)) ? candidate : current);
+		sweepNow(now);
+		if (winner == candidate) {
+			LockLease lease = new LockLease(request.key(), candidate.token, Instant.now(), request.ttl());
+			return new AcquireResult.Acquired(new LockHandle(this, lease));
+		}
+		return new AcquireResult.Held(Duration.ofNanos(winner.expiresAt - now), Duration.ofNanos(now - winner.acquiredAt));
+	}
+
+	@Override
+	public ReleaseResult release(LockLease lease) {
+		long now = this.nanoClock.getAsLong();
+		ReleaseResult[] result = { ReleaseResult.NOT_OWNER };
+		this.locks.computeIfPresent(lease.key(), (key, current) -> {
+			if (!current.token.equals(lease.token())) {
+				return current;
+			}
+			if (!current.isExpired(now)) {
+				result[0] = ReleaseResult.RELEASED;
+			}
+			return null;
+		});
+		return result[0];
+	}
+
+	@Override
+	public boolean extend(LockLease lease, Duration ttl) {
+		long now = this.nanoClock.getAsLong();
+		boolean[] extended = { false };
+		this.locks.computeIfPresent(lease.key(), (key, current) -> {
+			if (!current.token.equals(lease.token()) || current.isExpired(now)) {
+				return current;
+			}
+			extended[0] = true;
+			return new Entry(current.token, current.acquiredAt, now + ttl.toNanos());
+		});
+		return extended[0];
+	}
+
+	/**
+	 * Number of keys currently held, expired ones not yet swept included.
+	 * @return the number of entries
+	 */
+	int size() {
+		return this.locks.size();
+	}
+
+	private void sweepNow(long now) {
+		if (this.acquisitionsSinceSweep.incrementAndGet() % SWEEP_INTERVAL == 0) {
+			sweep(now);
+		}
+	}
+
+	void sweep(long now) {
+		this.locks.values().removeIf((entry) -> entry.isExpired(now));
+	}
+
+	private record Entry(String token, long acquiredAt, long expiresAt) {
+
+		boolean isExpired(long now) {
+			return now - this.expiresAt >= 0;
+		}
+
+	}
+
+}

@@ -1,0 +1,80 @@
+package io.github.lockable.store.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A Lua script with its bytes and SHA-1 digest worked out once, so that every call can go
+ * by EVALSHA and fall back to EVAL only when the server answers NOSCRIPT.
+ */
+final class LockScript {
+
+	/**
+	 * Takes the lock if it is free. KEYS[1] the lock key, ARGV[1] the owner token, ARGV[2]
+	 * the TTL in milliseconds. Returns {@link #ACQUIRED} when the lock was taken for
+	 * ARGV[1]; otherwise the holder's remaining TTL in milliseconds as PTTL reports it (-1
+	 * when the key has no expiry), so that a refused caller learns when to retry without a
+	 * second round trip.
+	 */
+	static final LockScript ACQUIRE = new LockScript("""
+			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+			  return -3
+			end
+			return redis.call('PTTL', KEYS[1])
+			""");
+
+	/** The answer of {@link #ACQUIRE} when the lock was taken; PTTL never returns it. */
+	static final long ACQUIRED = -3;
+
+	/**
+	 * Compare-and-delete. KEYS[1] the lock key, ARGV[1] the owner token. Deletes the key only
+	 * while it still holds ARGV[1], so a caller whose TTL ran out cannot delete the next
+	 * owner's lock. Returns 1 when deleted, 0 otherwise.
+	 */
+	static final LockScript RELEASE = new LockScript("""
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  return redis.call('DEL', KEYS[1])
+			end
+			return 0
+			""");
+
+	/**
+	 * Compare-and-PEXPIRE. KEYS[1] the lock key, ARGV[1] the owner token, ARGV[2] the new TTL
+	 * in milliseconds. Returns 1 when extended, 0 when the key is gone or owned by another.
+	 */
+	static final LockScript EXTEND = new LockScript("""
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+			end
+			return 0
+			""");
+
+	private final byte[] source;
+
+	private final String sha1;
+
+	private LockScript(String source) {
+		this.source = source.getBytes(StandardCharsets.UTF_8);
+		this.sha1 = sha1(this.source);
+	}
+
+	byte[] source() {
+		return this.source;
+	}
+
+	String sha1() {
+		return this.sha1;
+	}
+
+	private static String sha1(byte[] bytes) {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-1 is required of every Java platform", ex);
+		}
+	}
+
+}

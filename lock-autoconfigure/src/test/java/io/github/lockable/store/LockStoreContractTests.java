@@ -1,0 +1,305 @@
+package io.github.lockable.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The one contract every {@link LockStore} must pass, written once and run against each
+ * store (as ShedLock runs one suite against every provider). A subclass supplies the
+ * store.
+ */
+public abstract class LockStoreContractTests {
+
+	protected static final Duration LONG_TTL = Duration.ofSeconds(30);
+
+	private String keyPrefix;
+
+	/**
+	 * The store under test; called once per test after {@link #prepareStore()}.
+	 * @return the store
+	 */
+	protected abstract LockStore store();
+
+	/**
+	 * Gives the subclass a chance to create or clean its store before each test.
+	 */
+	protected void prepareStore() {
+	}
+
+	@BeforeEach
+	void uniqueKeys() {
+		prepareStore();
+		this.keyPrefix = "contract:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+	}
+
+	protected String key(String name) {
+		return this.keyPrefix + name;
+	}
+
+	protected AcquireResult.Acquired acquired(String key, Duration ttl) {
+		AcquireResult result = store().acquire(new LockRequest(key, ttl));
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return (AcquireResult.Acquired) result;
+	}
+
+	protected AcquireResult.Held held(String key, Duration ttl) {
+		AcquireResult result = store().acquire(new LockRequest(key, ttl));
+		assertThat(result).isInstanceOf(AcquireResult.Held.class);
+		return (AcquireResult.Held) result;
+	}
+
+	@Test
+	void freeLockIsGrantedWithALeaseDescribingIt() {
+		Instant before = Instant.now();
+		LockHandle handle = acquired(key("free"), LONG_TTL).handle();
+		LockLease lease = handle.lease();
+		assertThat(lease.key()).isEqualTo(key("free"));
+		assertThat(lease.token()).isNotBlank();
+		assertThat(lease.ttl()).isEqualTo(LONG_TTL);
+		assertThat(lease.acquiredAt()).isBetween(before.minusMillis(1), Instant.now().plusMillis(1));
+		handle.release();
+	}
+
+	@Test
+	void secondAcquireIsRefusedWhileHeldAndLearnsTheRemainingTtl() {
+		LockHandle first = acquired(key("held"), LONG_TTL).handle();
+		AcquireResult.Held held = held(key("held"), Duration.ofSeconds(5));
+		assertThat(held.remainingTtl()).isNotNull().isPositive().isLessThanOrEqualTo(LONG_TTL);
+		assertThat(held.remainingTtl()).isGreaterThan(LONG_TTL.minusSeconds(10));
+		first.release();
+	}
+
+	@Test
+	void releaseFreesTheLock() {
+		LockHandle first = acquired(key("release"), LONG_TTL).handle();
+		assertThat(first.release()).isEqualTo(ReleaseResult.RELEASED);
+		LockHandle second = acquired(key("release"), LONG_TTL).handle();
+		assertThat(second.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void handleReleasesOnlyOnce() {
+		LockHandle handle = acquired(key("once"), LONG_TTL).handle();
+		handle.close();
+		assertThat(handle.isReleased()).isTrue();
+		LockHandle next = acquired(key("once"), LONG_TTL).handle();
+		assertThat(handle.release()).isEqualTo(ReleaseResult.ALREADY_RELEASED);
+		assertThat(handle.releaseAsync().toCompletableFuture().join()).isEqualTo(ReleaseResult.ALREADY_RELEASED);
+		held(key("once"), LONG_TTL);
+		next.release();
+	}
+
+	@Test
+	void releaseWithAnotherTokenDeletesNothing() {
+		LockHandle owner = acquired(key("foreign"), LONG_TTL).handle();
+		LockLease forged = new LockLease(owner.lease().key(), UUID.randomUUID().toString(), Instant.now(), LONG_TTL);
+		assertThat(store().release(forged)).isEqualTo(ReleaseResult.NOT_OWNER);
+		held(key("foreign"), LONG_TTL);
+		assertThat(owner.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void releaseAfterTtlExpiryDoesNotDeleteTheNewHoldersLock() {
+		LockHandle late = acquired(key("expiry"), Duration.ofMillis(150)).handle();
+		AtomicReference<LockHandle> next = new AtomicReference<>();
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+			if (store().acquire(new LockRequest(key("expiry"), LONG_TTL)) instanceof AcquireResult.Acquired acquired) {
+				next.set(acquired.handle());
+			}
+			return next.get() != null;
+		});
+		assertThat(late.release()).isEqualTo(ReleaseResult.NOT_OWNER);
+		held(key("expiry"), LONG_TTL);
+		assertThat(next.get().release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void releaseAfterExpiryWithoutNewHolderReportsNotOwner() {
+		LockHandle late = acquired(key("expired"), Duration.ofMillis(100)).handle();
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> probeIsFree(key("expired")));
+		assertThat(late.release()).isEqualTo(ReleaseResult.NOT_OWNER);
+	}
+
+	private boolean probeIsFree(String key) {
+		AcquireResult result = store().acquire(new LockRequest(key, Duration.ofMillis(1)));
+		if (result instanceof AcquireResult.Acquired acquired) {
+			// Leave no lock behind: only the expiry of the original lease is under test.
+			acquired.handle().release();
+			return true;
+		}
+		return false;
+	}
+
+	@Test
+	void ownerCanExtendTheLock() {
+		LockHandle handle = acquired(key("extend"), Duration.ofMillis(300)).handle();
+		assertThat(handle.extend(LONG_TTL)).isTrue();
+		AcquireResult.Held held = held(key("extend"), LONG_TTL);
+		assertThat(held.remainingTtl()).isGreaterThan(Duration.ofSeconds(20));
+		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void onlyTheOwnerCanExtend() {
+		LockHandle owner = acquired(key("extend-foreign"), Duration.ofSeconds(5)).handle();
+		LockLease forged = new LockLease(owner.lease().key(), UUID.randomUUID().toString(), Instant.now(), LONG_TTL);
+		assertThat(store().extend(forged, LONG_TTL)).isFalse();
+		AcquireResult.Held held = held(key("extend-foreign"), LONG_TTL);
+		assertThat(held.remainingTtl()).isLessThanOrEqualTo(Duration.ofSeconds(5));
+		owner.release();
+	}
+
+	@Test
+	void expiredLockCannotBeExtended() {
+		LockHandle handle = acquired(key("extend-expired"), Duration.ofMillis(100)).handle();
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> probeIsFree(key("extend-expired")));
+		assertThat(handle.extend(LONG_TTL)).isFalse();
+		acquired(key("extend-expired"), LONG_TTL).handle().release();
+	}
+
+	@Test
+	void releasedHandleDoesNotExtend() {
+		LockHandle handle = acquired(key("extend-released"), LONG_TTL).handle();
+		handle.release();
+		assertThat(handle.extend(LONG_TTL)).isFalse();
+	}
+
+	@Test
+	void differentKeysAreIndependent() {
+		LockHandle a = acquired(key("a"), LONG_TTL).handle();
+		LockHandle b = acquired(key("b"), LONG_TTL).handle();
+		held(key("a"), LONG_TTL);
+		held(key("b"), LONG_TTL);
+		assertThat(a.release()).isEqualTo(ReleaseResult.RELEASED);
+		held(key("b"), LONG_TTL);
+		assertThat(b.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void everyAcquisitionHasItsOwnToken() {
+		Set<String> tokens = new HashSet<>();
+		for (int i = 0; i < 200; i++) {
+			LockHandle handle = acquired(key("tokens"), LONG_TTL).handle();
+			tokens.add(handle.lease().token());
+			handle.release();
+		}
+		assertThat(tokens).hasSize(200);
+	}
+
+	@Test
+	void leaseNeverShowsItsToken() {
+		LockHandle handle = acquired(key("secret"), LONG_TTL).handle();
+		assertThat(handle.lease().toString()).doesNotContain(handle.lease().token());
+		assertThat(handle.toString()).doesNotContain(handle.lease().token());
+		handle.release();
+	}
+
+	@Test
+	void asynchronousAcquireAndReleaseFollowTheSameRules() {
+		AcquireResult first = store().acquireAsync(new LockRequest(key("async"), LONG_TTL))
+			.toCompletableFuture()
+			.join();
+		assertThat(first).isInstanceOf(AcquireResult.Acquired.class);
+		AcquireResult second = store().acquireAsync(new LockRequest(key("async"), LONG_TTL))
+			.toCompletableFuture()
+			.join();
+		assertThat(second).isInstanceOf(AcquireResult.Held.class);
+		LockHandle handle = ((AcquireResult.Acquired) first).handle();
+		assertThat(handle.releaseAsync().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(store().releaseAsync(handle.lease()).toCompletableFuture().join())
+			.isEqualTo(ReleaseResult.NOT_OWNER);
+		acquired(key("async"), LONG_TTL).handle().release();
+	}
+
+	@Test
+	void heldRemainingTtlShrinksWithTime() {
+		LockHandle handle = acquired(key("shrink"), Duration.ofSeconds(2)).handle();
+		Duration first = held(key("shrink"), LONG_TTL).remainingTtl();
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> held(key("shrink"), LONG_TTL).remainingTtl().compareTo(first) < 0);
+		handle.release();
+		assertThat(first.toMillis()).isCloseTo(2000, within(1000L));
+	}
+
+	/**
+	 * 16 threads, 2,000 attempts each, on 4 keys: at no moment may two callers be inside the
+	 * critical section of the same key.
+	 */
+	@Test
+	void concurrentCallersNeverShareALock() throws Exception {
+		int threads = 16;
+		int attempts = 2000;
+		String[] keys = { key("fuzz-0"), key("fuzz-1"), key("fuzz-2"), key("fuzz-3") };
+		AtomicIntegerArray inside = new AtomicIntegerArray(keys.length);
+		AtomicIntegerArray maxInside = new AtomicIntegerArray(keys.length);
+		AtomicIntegerArray acquisitions = new AtomicIntegerArray(keys.length);
+		AtomicInteger notOwnerReleases = new AtomicInteger();
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> workers = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int seed = t;
+				workers.add(pool.submit(() -> {
+					start.await();
+					for (int i = 0; i < attempts; i++) {
+						int k = (seed + i) % keys.length;
+						AcquireResult result = store().acquire(new LockRequest(keys[k], LONG_TTL));
+						if (result instanceof AcquireResult.Acquired acquired) {
+							int now = inside.incrementAndGet(k);
+							maxInside.accumulateAndGet(k, now, Math::max);
+							acquisitions.incrementAndGet(k);
+							Thread.yield();
+							inside.decrementAndGet(k);
+							if (acquired.handle().release() != ReleaseResult.RELEASED) {
+								notOwnerReleases.incrementAndGet();
+							}
+						}
+						else {
+							assertThat(result).isInstanceOf(AcquireResult.Held.class);
+						}
+					}
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> worker : workers) {
+				worker.get(5, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		for (int k = 0; k < keys.length; k++) {
+			assertThat(maxInside.get(k)).as("callers inside key %d at once", k).isEqualTo(1);
+			assertThat(acquisitions.get(k)).as("acquisitions of key %d", k).isPositive();
+		}
+		assertThat(notOwnerReleases.get()).isZero();
+	}
+
+}

@@ -1,0 +1,70 @@
+package io.github.lockable.store.memory;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreContractTests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MemoryLockStoreTests extends LockStoreContractTests {
+
+	private MemoryLockStore store;
+
+	@Override
+	protected void prepareStore() {
+		this.store = new MemoryLockStore();
+	}
+
+	@Override
+	protected LockStore store() {
+		return this.store;
+	}
+
+	@Test
+	void ttlRunsOnTheGivenMonotonicClock() {
+		AtomicLong nanos = new AtomicLong(Long.MAX_VALUE - 1_000_000_000L);
+		MemoryLockStore store = new MemoryLockStore(nanos::get);
+		LockRequest request = new LockRequest("clock", Duration.ofMillis(500));
+		assertThat(store.acquire(request)).isInstanceOf(AcquireResult.Acquired.class);
+		nanos.addAndGet(Duration.ofMillis(200).toNanos());
+		AcquireResult.Held held = (AcquireResult.Held) store.acquire(request);
+		assertThat(held.remainingTtl()).isEqualTo(Duration.ofMillis(300));
+		assertThat(held.age()).isEqualTo(Duration.ofMillis(200));
+		// past Long.MAX_VALUE: the clock wraps, the comparison must not
+		nanos.addAndGet(Duration.ofMillis(300).toNanos());
+		assertThat(store.acquire(request)).isInstanceOf(AcquireResult.Acquired.class);
+	}
+
+	@Test
+	void expiredLocksOfForgottenKeysAreSwept() {
+		AtomicLong nanos = new AtomicLong();
+		MemoryLockStore store = new MemoryLockStore(nanos::get);
+		for (int i = 0; i < 100; i++) {
+			store.acquire(new LockRequest("forgotten-" + i, Duration.ofMillis(10)));
+		}
+		assertThat(store.size()).isEqualTo(100);
+		nanos.addAndGet(Duration.ofMillis(10).toNanos());
+		store.sweep(nanos.get());
+		assertThat(store.size()).isZero();
+	}
+
+	@Test
+	void sweepKeepsLiveLocks() {
+		AtomicLong nanos = new AtomicLong();
+		MemoryLockStore store = new MemoryLockStore(nanos::get);
+		store.acquire(new LockRequest("short", Duration.ofMillis(10)));
+		store.acquire(new LockRequest("long", Duration.ofSeconds(10)));
+		nanos.addAndGet(Duration.ofMillis(20).toNanos());
+		store.sweep(nanos.get());
+		assertThat(store.size()).isEqualTo(1);
+		assertThat(store.acquire(new LockRequest("long", Duration.ofSeconds(1))))
+			.isInstanceOf(AcquireResult.Held.class);
+	}
+
+}

@@ -1,0 +1,204 @@
+package io.github.lockable.store.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreContractTests;
+import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.test.redis.RedisExtension;
+import io.github.lockable.test.redis.RedisTestServer;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+@ExtendWith(RedisExtension.class)
+class RedisLockStoreTests extends LockStoreContractTests {
+
+	/** Generous for the contract suite: 16 threads on a small, shared machine. */
+	private static final Duration CONTRACT_TIMEOUT = Duration.ofSeconds(5);
+
+	/** For the fault tests, which wait for it to run out. */
+	private static final Duration TIMEOUT = Duration.ofMillis(500);
+
+	/** Slack on top of the timeout for thread scheduling on a loaded machine. */
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
+	private static RedisTestServer redis;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static RedisLockStore store;
+
+	@BeforeAll
+	static void startStore() {
+		redis = RedisTestServer.shared();
+		connectionFactory = redis.connectionFactory(Duration.ofSeconds(10));
+		store = new RedisLockStore(connectionFactory, CONTRACT_TIMEOUT);
+	}
+
+	@AfterAll
+	static void stopStore() {
+		store.close();
+		connectionFactory.destroy();
+	}
+
+	@AfterEach
+	void serverAnswersAgain() {
+		redis.recover();
+	}
+
+	@Override
+	protected LockStore store() {
+		return store;
+	}
+
+	@Test
+	void lockIsTheTokenAtTheKeyWithAPxExpiry() {
+		LockHandle handle = acquired(key("inspect"), Duration.ofSeconds(20)).handle();
+		assertThat(redis.commands().get(key("inspect"))).isEqualTo(handle.lease().token());
+		assertThat(redis.commands().pttl(key("inspect"))).isBetween(1L, 20_000L);
+		handle.release();
+		assertThat(redis.commands().exists(key("inspect"))).isZero();
+	}
+
+	@Test
+	void keyWithoutExpiryIsHeldWithUnknownRemainingTtl() {
+		redis.commands().set(key("foreign"), "someone-else");
+		AcquireResult.Held held = held(key("foreign"), LONG_TTL);
+		assertThat(held.remainingTtl()).isNull();
+		redis.commands().del(key("foreign"));
+	}
+
+	@Test
+	void recoversFromNoscriptAfterScriptFlush() {
+		acquired(key("noscript-warmup"), LONG_TTL).handle().release();
+		assertThat(redis.commands().scriptExists(LockScript.ACQUIRE.sha1(), LockScript.RELEASE.sha1()))
+			.containsExactly(true, true);
+		redis.commands().scriptFlush();
+		assertThat(redis.commands().scriptExists(LockScript.ACQUIRE.sha1())).containsExactly(false);
+
+		LockHandle handle = acquired(key("noscript"), LONG_TTL).handle();
+		redis.commands().scriptFlush();
+		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		redis.commands().scriptFlush();
+		LockHandle again = acquired(key("noscript"), LONG_TTL).handle();
+		redis.commands().scriptFlush();
+		assertThat(again.extend(LONG_TTL)).isTrue();
+		redis.commands().scriptFlush();
+		assertThat(again.releaseAsync().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
+		redis.commands().scriptFlush();
+		assertThat(store.acquireAsync(new LockRequest(key("noscript"), LONG_TTL)).toCompletableFuture().join())
+			.isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(redis.commands().scriptExists(LockScript.ACQUIRE.sha1())).containsExactly(true);
+	}
+
+	@Test
+	void unreachableServerIsAStoreFailureWithinTheTimeout() {
+		RedisStandaloneConfiguration nowhere = new RedisStandaloneConfiguration("127.0.0.1", unusedPort());
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(nowhere,
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		try (RedisLockStore unreachable = new RedisLockStore(factory, TIMEOUT)) {
+			long start = System.nanoTime();
+			AcquireResult result = unreachable.acquire(new LockRequest(key("nowhere"), LONG_TTL));
+			assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+			assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("Cannot connect to Redis");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plus(SLACK));
+			assertThat(unreachable.acquireAsync(new LockRequest(key("nowhere"), LONG_TTL)).toCompletableFuture().join())
+				.isInstanceOf(AcquireResult.Failed.class);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void pausedServerIsAStoreFailureWithinTheTimeout() {
+		try (RedisLockStore impatient = new RedisLockStore(connectionFactory, TIMEOUT)) {
+			LockHandle held = ((AcquireResult.Acquired) impatient.acquire(new LockRequest(key("paused"), LONG_TTL)))
+				.handle();
+			redis.pause(Duration.ofSeconds(3));
+
+			long start = System.nanoTime();
+			AcquireResult result = impatient.acquire(new LockRequest(key("paused-other"), LONG_TTL));
+			Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+			assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+			assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("did not answer within 500ms");
+			assertThat(elapsed).isGreaterThanOrEqualTo(TIMEOUT.minusMillis(50)).isLessThan(TIMEOUT.plus(SLACK));
+
+			start = System.nanoTime();
+			assertThatExceptionOfType(LockStoreException.class).isThrownBy(held::release)
+				.withMessageContaining("did not answer");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plus(SLACK));
+
+			start = System.nanoTime();
+			AcquireResult async = impatient.acquireAsync(new LockRequest(key("paused-async"), LONG_TTL))
+				.toCompletableFuture()
+				.join();
+			assertThat(async).isInstanceOf(AcquireResult.Failed.class);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plus(SLACK));
+
+			redis.recover();
+			// The commands we gave up on still reach the server after the pause. The timed-out
+			// acquires are followed by a release with the same token, so they leave no lock;
+			// the timed-out release deletes its lock late.
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> redis.commands()
+					.exists(key("paused-other"), key("paused-async"), key("paused")) == 0);
+		}
+	}
+
+	@Test
+	void recoversAfterTheServerRestarts() {
+		assumeThat(redis.supportsRestart()).as("the harness owns the server").isTrue();
+		acquired(key("restart-warmup"), LONG_TTL).handle().release();
+		redis.stop();
+		try (RedisLockStore impatient = new RedisLockStore(connectionFactory, TIMEOUT)) {
+			AcquireResult down = impatient.acquire(new LockRequest(key("restart"), LONG_TTL));
+			assertThat(down).isInstanceOf(AcquireResult.Failed.class);
+		}
+		redis.start();
+		// A restarted server has an empty script cache: the first call goes through NOSCRIPT.
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> store.acquire(new LockRequest(key("restart"), LONG_TTL)) instanceof AcquireResult.Acquired a
+					&& a.handle().release() == ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void scriptsTouchOnlyTheirOneKey() {
+		for (LockScript script : List.of(LockScript.ACQUIRE, LockScript.RELEASE, LockScript.EXTEND)) {
+			String source = new String(script.source(), java.nio.charset.StandardCharsets.UTF_8);
+			assertThat(source).contains("KEYS[1]").doesNotContain("KEYS[2]");
+		}
+	}
+
+	private static int unusedPort() {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+				java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (java.io.IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,210 @@
+package io.github.lockable.test.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A real Redis server for tests, one per JVM, found or started the first time a test asks.
+ * <p>
+ * First match wins: {@code LOCKABLE_TEST_REDIS_URL} when set; a Testcontainers
+ * {@code redis:7-alpine} container when a Docker engine answers; {@code redis-server} from
+ * the {@code PATH}, started on a free loopback port; the Redis binary inside the
+ * test-scoped {@code com.github.codemonstur:embedded-redis} jar. When none works the first
+ * test fails and says how to get Redis: tests are never skipped for want of a server.
+ * <p>
+ * Fault injection: {@link #pause(Duration)} everywhere; {@link #stop()} and
+ * {@link #start()} where the harness owns the server.
+ */
+public abstract class RedisTestServer {
+
+	private static RedisTestServer shared;
+
+	private RedisClient adminClient;
+
+	private StatefulRedisConnection<String, String> adminConnection;
+
+	/**
+	 * The server shared by every test of this JVM, started on first use and stopped when
+	 * the JVM exits.
+	 * @return the running server
+	 */
+	public static synchronized RedisTestServer shared() {
+		if (shared == null) {
+			shared = RedisTestServers.startFirstAvailable();
+			Runtime.getRuntime().addShutdownHook(new Thread(shared::shutdown, "redis-test-server-shutdown"));
+		}
+		return shared;
+	}
+
+	/**
+	 * Host name or address of the server.
+	 * @return the host
+	 */
+	public abstract String host();
+
+	/**
+	 * Port of the server.
+	 * @return the port
+	 */
+	public abstract int port();
+
+	/**
+	 * Where the server came from, for logs and failure messages.
+	 * @return a description such as {@code redis-server from PATH (/usr/bin/redis-server)}
+	 */
+	public abstract String description();
+
+	/**
+	 * Whether {@link #stop()} and {@link #start()} are supported: only for a server the
+	 * harness owns.
+	 * @return whether the server can be stopped and started
+	 */
+	public boolean supportsRestart() {
+		return false;
+	}
+
+	/**
+	 * Stops the server; connections to it fail until {@link #start()}.
+	 */
+	public void stop() {
+		throw new UnsupportedOperationException("Cannot stop " + description());
+	}
+
+	/**
+	 * Starts a stopped server again, on the same port, empty.
+	 */
+	public void start() {
+		throw new UnsupportedOperationException("Cannot start " + description());
+	}
+
+	/**
+	 * Whether the server process is running (not whether it answers).
+	 * @return whether the server runs
+	 */
+	public boolean isRunning() {
+		return true;
+	}
+
+	/**
+	 * The server's URL.
+	 * @return {@code redis://host:port}
+	 */
+	public String url() {
+		return "redis://" + host() + ":" + port();
+	}
+
+	/**
+	 * Makes the server stop answering every client for the given time ({@code CLIENT PAUSE
+	 * ms ALL}); it answers again by itself afterwards.
+	 * @param duration how long the server stays silent
+	 */
+	public void pause(Duration duration) {
+		commands().clientPause(duration.toMillis());
+	}
+
+	/**
+	 * Synchronous commands on an admin connection of the harness's own, for assertions
+	 * and setup: GET a key, SCRIPT FLUSH, FLUSHALL.
+	 * @return the admin commands
+	 */
+	public synchronized RedisCommands<String, String> commands() {
+		if (this.adminConnection == null || !this.adminConnection.isOpen()) {
+			closeAdminConnection();
+			this.adminClient = RedisClient.create(RedisURI.create(url()));
+			this.adminConnection = this.adminClient.connect();
+		}
+		return this.adminConnection.sync();
+	}
+
+	/**
+	 * Runs something against the admin connection.
+	 * @param <T> the result type
+	 * @param action what to run
+	 * @return the action's result
+	 */
+	public <T> T execute(Function<RedisCommands<String, String>, T> action) {
+		return action.apply(commands());
+	}
+
+	/**
+	 * Deletes every key.
+	 */
+	public void flushAll() {
+		commands().flushall();
+	}
+
+	/**
+	 * A started Lettuce connection factory for this server; the caller destroys it.
+	 * @param commandTimeout Lettuce's command timeout
+	 * @return the factory
+	 */
+	public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
+		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(host(), port());
+		LettuceClientConfiguration clientConfiguration = LettuceClientConfiguration.builder()
+			.commandTimeout(commandTimeout)
+			.build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, clientConfiguration);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Brings the server back to a usable state after a test that injected a fault: started
+	 * if it was stopped, answering again after a pause.
+	 */
+	public void recover() {
+		if (supportsRestart() && !isRunning()) {
+			start();
+		}
+		RedisTestServers.awaitPing(host(), port(), Duration.ofSeconds(30), () -> true);
+	}
+
+	synchronized void closeAdminConnection() {
+		if (this.adminConnection != null) {
+			this.adminConnection.close();
+			this.adminConnection = null;
+		}
+		if (this.adminClient != null) {
+			this.adminClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			this.adminClient = null;
+		}
+	}
+
+	/**
+	 * Stops the server for good, if the harness owns it.
+	 */
+	void shutdown() {
+		closeAdminConnection();
+	}
+
+	@Override
+	public String toString() {
+		return description() + " at " + host() + ":" + port();
+	}
+
+	static List<String> redisServerArguments(int port) {
+		List<String> arguments = new ArrayList<>();
+		arguments.add("--port");
+		arguments.add(Integer.toString(port));
+		arguments.add("--bind");
+		arguments.add("127.0.0.1");
+		arguments.add("--save");
+		arguments.add("");
+		arguments.add("--appendonly");
+		arguments.add("no");
+		return arguments;
+	}
+
+}

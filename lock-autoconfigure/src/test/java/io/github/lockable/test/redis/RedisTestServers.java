@@ -1,0 +1,226 @@
+package io.github.lockable.test.redis;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Finds or starts a Redis server for tests, first match wins (see {@link RedisTestServer}).
+ */
+final class RedisTestServers {
+
+	static final String URL_VARIABLE = "LOCKABLE_TEST_REDIS_URL";
+
+	/** Restricts the search to one way: {@code url}, {@code container}, {@code path} or {@code embedded}. */
+	static final String MODE_VARIABLE = "LOCKABLE_TEST_REDIS_MODE";
+
+	private static final Logger logger = LoggerFactory.getLogger(RedisTestServers.class);
+
+	private RedisTestServers() {
+	}
+
+	static RedisTestServer startFirstAvailable() {
+		String mode = System.getenv(MODE_VARIABLE);
+		List<String> attempts = new ArrayList<>();
+		String url = System.getenv(URL_VARIABLE);
+		if (wanted(mode, "url")) {
+			if (url != null && !url.isBlank()) {
+				return announce(new ExternalRedisServer(URI.create(url.trim())));
+			}
+			attempts.add(URL_VARIABLE + " is not set");
+		}
+		if (wanted(mode, "container")) {
+			RedisTestServer container = tryContainer(attempts);
+			if (container != null) {
+				return announce(container);
+			}
+		}
+		if (wanted(mode, "path")) {
+			Path binary = findOnPath("redis-server");
+			if (binary != null) {
+				RedisTestServer server = tryProcess(binary, "redis-server from PATH", attempts);
+				if (server != null) {
+					return announce(server);
+				}
+			}
+			else {
+				attempts.add("no redis-server on the PATH");
+			}
+		}
+		if (wanted(mode, "embedded")) {
+			RedisTestServer server = tryEmbedded(attempts);
+			if (server != null) {
+				return announce(server);
+			}
+		}
+		throw new IllegalStateException("""
+				No Redis server for the tests. Tried, in order:
+				  - %s
+				Get one of these:
+				  - install Redis: sudo apt-get install redis-server (or brew install redis), so that redis-server is on the PATH
+				  - start a Docker engine, for a Testcontainers redis:7-alpine container
+				  - point the tests at a server you run: export %s=redis://127.0.0.1:6379 (its data will be flushed)
+				""".formatted(String.join("\n  - ", attempts), URL_VARIABLE));
+	}
+
+	private static boolean wanted(String mode, String candidate) {
+		return mode == null || mode.isBlank() || mode.trim().equalsIgnoreCase(candidate);
+	}
+
+	private static RedisTestServer announce(RedisTestServer server) {
+		logger.info("Tests use {}", server);
+		return server;
+	}
+
+	private static RedisTestServer tryContainer(List<String> attempts) {
+		if (!ClassUtils.isPresent("org.testcontainers.DockerClientFactory", RedisTestServers.class.getClassLoader())) {
+			attempts.add("Testcontainers is not on the class path");
+			return null;
+		}
+		try {
+			if (!ContainerRedisServer.isDockerAvailable()) {
+				attempts.add("Testcontainers: no Docker engine answers");
+				return null;
+			}
+			return ContainerRedisServer.startContainer();
+		}
+		catch (RuntimeException | LinkageError ex) {
+			attempts.add("Testcontainers: " + ex);
+			return null;
+		}
+	}
+
+	private static RedisTestServer tryEmbedded(List<String> attempts) {
+		if (!ClassUtils.isPresent("redis.embedded.core.ExecutableProvider", RedisTestServers.class.getClassLoader())) {
+			attempts.add("com.github.codemonstur:embedded-redis is not on the test class path");
+			return null;
+		}
+		File binary;
+		try {
+			binary = redis.embedded.core.ExecutableProvider.newJarResourceProvider().get();
+		}
+		catch (IOException | RuntimeException ex) {
+			attempts.add("embedded-redis has no binary for this platform: " + ex);
+			return null;
+		}
+		if (!binary.canExecute() && !binary.setExecutable(true)) {
+			attempts.add("embedded-redis binary is not executable: " + binary);
+			return null;
+		}
+		return tryProcess(binary.toPath(), "embedded-redis binary", attempts);
+	}
+
+	private static RedisTestServer tryProcess(Path binary, String origin, List<String> attempts) {
+		try {
+			ProcessRedisServer server = new ProcessRedisServer(binary, origin);
+			server.start();
+			return server;
+		}
+		catch (RuntimeException ex) {
+			attempts.add(origin + " (" + binary + ") did not start: " + ex.getMessage());
+			return null;
+		}
+	}
+
+	static Path findOnPath(String name) {
+		String path = System.getenv("PATH");
+		if (path == null) {
+			return null;
+		}
+		for (String directory : path.split(File.pathSeparator)) {
+			if (directory.isEmpty()) {
+				continue;
+			}
+			Path candidate = Path.of(directory, name);
+			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+				return candidate;
+			}
+		}
+		return null;
+	}
+
+	static int freeLoopbackPort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			socket.setReuseAddress(true);
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("No free loopback port", ex);
+		}
+	}
+
+	/**
+	 * Waits until the server answers PING, or fails.
+	 * @param alive whether waiting still makes sense (the process is still there)
+	 */
+	static void awaitPing(String host, int port, Duration timeout, BooleanSupplier alive) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String lastProblem = "no answer";
+		while (System.nanoTime() < deadline) {
+			if (!alive.getAsBoolean()) {
+				throw new IllegalStateException("Redis server exited while starting");
+			}
+			try {
+				if (ping(host, port)) {
+					return;
+				}
+				lastProblem = "no PONG";
+			}
+			catch (IOException ex) {
+				lastProblem = ex.toString();
+			}
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for Redis", ex);
+			}
+		}
+		throw new IllegalStateException("Redis at " + host + ":" + port + " did not answer PING within " + timeout
+				+ " (" + lastProblem + ")");
+	}
+
+	private static boolean ping(String host, int port) throws IOException {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(host, port), 500);
+			socket.setSoTimeout(500);
+			OutputStream out = socket.getOutputStream();
+			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			byte[] answer = new byte[7];
+			int read = 0;
+			while (read < answer.length) {
+				int n = in.read(answer, read, answer.length - read);
+				if (n < 0) {
+					break;
+				}
+				read += n;
+			}
+			return new String(answer, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+		}
+		catch (java.net.SocketTimeoutException ex) {
+			return false;
+		}
+	}
+
+}
