@@ -1,0 +1,22 @@
+package io.github.lockable;
+
+/**
+ * Base class of the exceptions a {@link Lockable} method throws instead of running.
+ */
+public abstract class LockableException extends RuntimeException {
+
+	protected LockableException(String message) {
+		super(message);
+	}
+
+	protected LockableException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+	/**
+	 * Whether the same call may succeed if the caller tries again later.
+	 * @return whether a retry makes sense
+	 */
+	public abstract boolean isRetryable();
+
+}

@@ -1,0 +1,27 @@
+package io.github.lockable.aop;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.github.lockable.ConflictPolicy;
+
+/**
+ * What a {@code @Lockable} method gets when its annotation leaves a setting empty, and what
+ * happens when the store fails.
+ *
+ * @param ttl TTL for an empty {@code ttl}
+ * @param conflictPolicy policy for {@link ConflictPolicy#DEFAULT}; never DEFAULT itself
+ * @param storeFailure what to do when the store does not answer
+ */
+public record LockDefaults(Duration ttl, ConflictPolicy conflictPolicy, StoreFailurePolicy storeFailure) {
+
+	public LockDefaults {
+		Objects.requireNonNull(ttl, "ttl must not be null");
+		Objects.requireNonNull(conflictPolicy, "conflictPolicy must not be null");
+		Objects.requireNonNull(storeFailure, "storeFailure must not be null");
+		if (conflictPolicy == ConflictPolicy.DEFAULT) {
+			throw new IllegalArgumentException("The default conflict policy cannot be DEFAULT");
+		}
+	}
+
+}

@@ -1,0 +1,105 @@
+package io.github.lockable.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.InvalidLockKeyException;
+import io.github.lockable.LockKeyResolver;
+import io.github.lockable.core.LockKeys;
+
+import org.springframework.lang.Nullable;
+
+/**
+ * Everything the advice needs about one {@code @Lockable} method, worked out once at
+ * startup: the per-call path does no annotation lookup, placeholder parsing or bean lookup.
+ */
+final class LockableMethod {
+
+	private final Method method;
+
+	private final String description;
+
+	@Nullable
+	private final String staticKey;
+
+	@Nullable
+	private final LockKeyResolver resolver;
+
+	@Nullable
+	private final String resolverName;
+
+	private final LockKeys keys;
+
+	private final Duration ttl;
+
+	private final ConflictPolicy conflictPolicy;
+
+	private final ReturnKind returnKind;
+
+	@Nullable
+	private final String[] parameterNames;
+
+	LockableMethod(Method method, String description, @Nullable String staticKey, @Nullable LockKeyResolver resolver,
+			@Nullable String resolverName, LockKeys keys, Duration ttl, ConflictPolicy conflictPolicy,
+			ReturnKind returnKind, @Nullable String[] parameterNames) {
+		this.method = method;
+		this.description = description;
+		this.staticKey = staticKey;
+		this.resolver = resolver;
+		this.resolverName = resolverName;
+		this.keys = keys;
+		this.ttl = ttl;
+		this.conflictPolicy = conflictPolicy;
+		this.returnKind = returnKind;
+		this.parameterNames = parameterNames;
+	}
+
+	/**
+	 * The key of one call: the static key, or the resolver's part, checked and prefixed.
+	 * @throws InvalidLockKeyException if the resolver's part breaks the key rules
+	 */
+	String key(Object target, Object[] arguments) {
+		if (this.staticKey != null) {
+			return this.staticKey;
+		}
+		String part = this.resolver.resolve(new MethodLockInvocation(this, target, arguments));
+		String problem = this.keys.problem(part);
+		if (problem != null) {
+			throw new InvalidLockKeyException(
+					"The lock key from resolver '" + this.resolverName + "' for " + this.description + " " + problem);
+		}
+		return this.keys.withPrefix(part);
+	}
+
+	Method method() {
+		return this.method;
+	}
+
+	String description() {
+		return this.description;
+	}
+
+	Duration ttl() {
+		return this.ttl;
+	}
+
+	ConflictPolicy conflictPolicy() {
+		return this.conflictPolicy;
+	}
+
+	ReturnKind returnKind() {
+		return this.returnKind;
+	}
+
+	@Nullable
+	String[] parameterNames() {
+		return this.parameterNames;
+	}
+
+	@Override
+	public String toString() {
+		return this.description;
+	}
+
+}

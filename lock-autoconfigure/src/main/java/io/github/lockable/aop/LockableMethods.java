@@ -1,0 +1,323 @@
+package io.github.lockable.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.LockKeyResolver;
+import io.github.lockable.Lockable;
+import io.github.lockable.core.LockKeys;
+
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.lang.Nullable;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Reads and checks every {@code @Lockable} method once. At startup it inspects every bean
+ * class and reports all bad declarations in one exception; during calls it hands out the
+ * cached definition for a method and target class.
+ */
+final class LockableMethods {
+
+	private static final String[] STREAMING_TYPES = { "org.reactivestreams.Publisher",
+			"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
+			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody" };
+
+	private final LockDefaults defaults;
+
+	private final LockKeys keys;
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	/** Definitions by the method as declared on the user class. */
+	private final Map<Method, LockableMethod> byMethod = new ConcurrentHashMap<>();
+
+	/** Definitions by the method a proxy reports and the target's class: the per-call lookup. */
+	private final Map<MethodClassKey, LockableMethod> byCall = new ConcurrentHashMap<>();
+
+	@Nullable
+	private ConfigurableListableBeanFactory beanFactory;
+
+	@Nullable
+	private Environment environment;
+
+	LockableMethods(LockDefaults defaults, LockKeys keys) {
+		this.defaults = defaults;
+		this.keys = keys;
+	}
+
+	void setBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
+	void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	/**
+	 * Reads every {@code @Lockable} method of every bean.
+	 * @throws LockableConfigurationException listing every bad declaration
+	 */
+	void inspectBeans() {
+		ConfigurableListableBeanFactory factory = this.beanFactory;
+		if (factory == null) {
+			return;
+		}
+		List<String> problems = new ArrayList<>();
+		Set<Class<?>> inspected = new HashSet<>();
+		for (String beanName : factory.getBeanNamesForType(Object.class, true, false)) {
+			if (ScopedProxyUtils.isScopedTarget(beanName)) {
+				continue;
+			}
+			Class<?> type;
+			try {
+				type = AutoProxyUtils.determineTargetClass(factory, beanName);
+			}
+			catch (RuntimeException ex) {
+				// An unresolvable type cannot declare a method we could advise.
+				continue;
+			}
+			if (type == null) {
+				continue;
+			}
+			Class<?> userClass = ClassUtils.getUserClass(type);
+			if (!inspected.add(userClass) || !AnnotationUtils.isCandidateClass(userClass, Lockable.class)) {
+				continue;
+			}
+			Map<Method, Lockable> annotated = MethodIntrospector.selectMethods(userClass,
+					(MethodIntrospector.MetadataLookup<Lockable>) (method) -> AnnotatedElementUtils
+						.findMergedAnnotation(method, Lockable.class));
+			annotated.forEach((method, annotation) -> {
+				if (!this.byMethod.containsKey(method)) {
+					LockableMethod definition = define(method, userClass, annotation, problems);
+					if (definition != null) {
+						this.byMethod.put(method, definition);
+					}
+				}
+			});
+		}
+		if (!problems.isEmpty()) {
+			throw new LockableConfigurationException(problems);
+		}
+	}
+
+	/**
+	 * The definition for a call.
+	 * @param method the method the proxy reports
+	 * @param target the target object
+	 * @return the definition
+	 * @throws LockableConfigurationException if the method was not seen at startup and its
+	 * declaration is bad
+	 */
+	LockableMethod get(Method method, @Nullable Object target) {
+		Class<?> targetClass = (target != null) ? target.getClass() : method.getDeclaringClass();
+		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+		LockableMethod definition = this.byCall.get(cacheKey);
+		if (definition != null) {
+			return definition;
+		}
+		return this.byCall.computeIfAbsent(cacheKey, (key) -> lookUp(method, targetClass));
+	}
+
+	private LockableMethod lookUp(Method method, Class<?> targetClass) {
+		Class<?> userClass = ClassUtils.getUserClass(targetClass);
+		Method specific = ClassUtils.getMostSpecificMethod(method, userClass);
+		LockableMethod known = this.byMethod.get(specific);
+		if (known == null) {
+			known = this.byMethod.get(BridgeMethodResolver.findBridgedMethod(specific));
+		}
+		if (known != null) {
+			return known;
+		}
+		// A bean created after startup (a prototype, a lazy bean): check it now.
+		Lockable annotation = AnnotatedElementUtils.findMergedAnnotation(specific, Lockable.class);
+		if (annotation == null) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, Lockable.class);
+		}
+		if (annotation == null) {
+			throw new IllegalStateException("No @Lockable on " + method);
+		}
+		List<String> problems = new ArrayList<>();
+		LockableMethod definition = define(specific, userClass, annotation, problems);
+		if (definition == null) {
+			throw new LockableConfigurationException(problems);
+		}
+		LockableMethod raced = this.byMethod.putIfAbsent(specific, definition);
+		return (raced != null) ? raced : definition;
+	}
+
+	@Nullable
+	private LockableMethod define(Method method, Class<?> targetClass, Lockable annotation, List<String> problems) {
+		String description = describe(method, targetClass);
+		int problemsBefore = problems.size();
+		boolean hasKey = !annotation.key().isEmpty();
+		boolean hasResolver = !annotation.resolver().isEmpty();
+		String staticKey = null;
+		LockKeyResolver resolver = null;
+		if (hasKey == hasResolver) {
+			problems.add(description + ": set exactly one of key and resolver ("
+					+ (hasKey ? "both are set" : "neither is set") + ")");
+		}
+		else if (hasKey) {
+			String problem = this.keys.problem(annotation.key());
+			if (problem != null) {
+				problems.add(description + ": key '" + annotation.key() + "' " + problem);
+			}
+			else {
+				staticKey = this.keys.withPrefix(annotation.key());
+			}
+		}
+		else {
+			resolver = resolver(annotation.resolver(), description, problems);
+		}
+		Duration ttl = ttl(annotation.ttl(), description, problems);
+		if (!annotation.waitTime().isEmpty()) {
+			problems.add(description + ": waitTime is not supported yet; remove it (a held lock applies the "
+					+ "conflict policy at once)");
+		}
+		ConflictPolicy policy = (annotation.conflictPolicy() != ConflictPolicy.DEFAULT) ? annotation.conflictPolicy()
+				: this.defaults.conflictPolicy();
+		checkReturnType(method, policy, description, problems);
+		if (problems.size() > problemsBefore) {
+			return null;
+		}
+		return new LockableMethod(method, description, staticKey, resolver, annotation.resolver(), this.keys, ttl,
+				policy, ReturnKind.of(method.getReturnType()), this.parameterNames.getParameterNames(method));
+	}
+
+	@Nullable
+	private LockKeyResolver resolver(String name, String description, List<String> problems) {
+		ConfigurableListableBeanFactory factory = this.beanFactory;
+		if (factory != null && factory.containsBean(name) && factory.isTypeMatch(name, LockKeyResolver.class)) {
+			return factory.getBean(name, LockKeyResolver.class);
+		}
+		String known = (factory != null) ? Arrays.toString(factory.getBeanNamesForType(LockKeyResolver.class))
+				: "[]";
+		if (factory != null && factory.containsBean(name)) {
+			problems.add(description + ": bean '" + name + "' is a " + factory.getType(name)
+					+ ", not a LockKeyResolver; LockKeyResolver beans: " + known);
+		}
+		else {
+			problems.add(description + ": no LockKeyResolver bean named '" + name + "'; LockKeyResolver beans: "
+					+ known);
+		}
+		return null;
+	}
+
+	@Nullable
+	private Duration ttl(String declared, String description, List<String> problems) {
+		if (declared.isEmpty()) {
+			return this.defaults.ttl();
+		}
+		String value;
+		try {
+			value = (this.environment != null) ? this.environment.resolveRequiredPlaceholders(declared) : declared;
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(description + ": ttl '" + declared + "' cannot be resolved: " + ex.getMessage());
+			return null;
+		}
+		Duration ttl;
+		try {
+			ttl = DurationStyle.detectAndParse(value.trim());
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(description + ": ttl '" + declared + "' is not a duration such as 10s, 500ms or PT1M");
+			return null;
+		}
+		if (ttl.toMillis() < 1) {
+			problems.add(description + ": ttl '" + declared + "' must be positive (at least 1ms)");
+			return null;
+		}
+		return ttl;
+	}
+
+	private void checkReturnType(Method method, ConflictPolicy policy, String description, List<String> problems) {
+		Class<?> returnType = method.getReturnType();
+		String streaming = streamingType(method);
+		if (streaming != null) {
+			problems.add(description + ": returns " + streaming + ", a stream that would hold the lock for its "
+					+ "whole life; lock the short command that starts the stream in a service method (or return a Mono) "
+					+ "and keep the stream itself outside the lock");
+		}
+		else if (Future.class.isAssignableFrom(returnType) && returnType != CompletableFuture.class
+				|| CompletionStage.class.isAssignableFrom(returnType) && returnType != CompletionStage.class
+						&& returnType != CompletableFuture.class) {
+			problems.add(description + ": returns " + returnType.getName() + "; a lock is held across asynchronous "
+					+ "work only for CompletableFuture, CompletionStage and Mono: declare one of those");
+		}
+		if (policy == ConflictPolicy.SKIP && returnType.isPrimitive() && returnType != void.class) {
+			problems.add(description + ": conflictPolicy SKIP needs a return value for a skipped call, but the "
+					+ "method returns " + returnType.getName() + "; return void, a wrapper type or Optional, or choose "
+					+ "another policy");
+		}
+	}
+
+	@Nullable
+	private static String streamingType(Method method) {
+		Class<?> returnType = method.getReturnType();
+		if (ReturnKind.of(returnType) == ReturnKind.MONO) {
+			return null;
+		}
+		if (isStreaming(returnType)) {
+			return returnType.getName();
+		}
+		if (returnType.getName().equals("org.springframework.http.ResponseEntity")) {
+			Class<?> body = ResolvableType.forMethodReturnType(method).getGeneric(0).resolve();
+			if (body != null && isStreaming(body)) {
+				return "ResponseEntity<" + body.getName() + ">";
+			}
+		}
+		return null;
+	}
+
+	private static boolean isStreaming(Class<?> type) {
+		for (String streamingType : STREAMING_TYPES) {
+			Class<?> candidate = loadIfPresent(streamingType, type.getClassLoader());
+			if (candidate != null && candidate.isAssignableFrom(type)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	@Nullable
+	private static Class<?> loadIfPresent(String className, @Nullable ClassLoader classLoader) {
+		try {
+			return ClassUtils.forName(className, classLoader);
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return null;
+		}
+	}
+
+	private static String describe(Method method, Class<?> targetClass) {
+		return ClassUtils.getShortName(targetClass) + "." + method.getName() + Arrays.stream(method.getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", ", "(", ")"));
+	}
+
+}

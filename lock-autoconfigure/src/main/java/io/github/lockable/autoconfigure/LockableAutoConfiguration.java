@@ -1,0 +1,80 @@
+package io.github.lockable.autoconfigure;
+
+import java.util.List;
+
+import io.github.lockable.Lockable;
+import io.github.lockable.aop.LockDefaults;
+import io.github.lockable.aop.LockableAdvisor;
+import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockMetrics;
+import io.github.lockable.store.LockStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+
+/**
+ * Auto-configuration of {@link Lockable @Lockable}: the lock store chosen by
+ * {@code lockable.store}, the lock manager, and the advisor that runs annotated methods
+ * under a lock. Runs after Spring Boot's Redis auto-configuration, whose
+ * {@code RedisConnectionFactory} the Redis store uses.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+		"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LockableProperties.class)
+@Import({ RedisLockStoreConfiguration.class, MemoryLockStoreConfiguration.class })
+public class LockableAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	static LockKeys lockKeys(LockableProperties properties) {
+		List<String> problems = properties.problems();
+		if (!problems.isEmpty()) {
+			throw new LockableConfigurationException(problems);
+		}
+		return new LockKeys(properties.getKeyPrefix(), properties.getMaxKeyLength());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockManager lockManager(ObjectProvider<LockStore> store, LockKeys keys, LockableProperties properties,
+			ObjectProvider<LockMetrics> metrics) {
+		LockStore lockStore = store.getIfUnique();
+		if (lockStore == null) {
+			throw new LockableConfigurationException(List.of(missingStore(properties.getStore())));
+		}
+		return new LockManager(lockStore, keys, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE));
+	}
+
+	private static String missingStore(LockableProperties.Store store) {
+		return switch (store) {
+			case REDIS -> "lockable.store=redis needs Spring Data Redis with Lettuce on the class path "
+					+ "(spring-boot-starter-data-redis) and a RedisConnectionFactory bean (spring.data.redis.*); "
+					+ "or set lockable.store=file (one host) or lockable.store=memory (one JVM)";
+			case FILE -> "lockable.store=file has no lock store bean; or set lockable.store=redis or memory";
+			case MEMORY -> "lockable.store=memory has no lock store bean";
+		};
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LockableAdvisor lockableAdvisor(LockableProperties properties, LockKeys keys,
+			ObjectProvider<LockManager> lockManager) {
+		LockDefaults defaults = new LockDefaults(properties.getDefaultTtl(), properties.getDefaultConflictPolicy(),
+				properties.getStoreFailure());
+		LockableAdvisor advisor = new LockableAdvisor(defaults, keys, lockManager::getObject);
+		advisor.setOrder(properties.getOrder());
+		return advisor;
+	}
+
+}

@@ -1,0 +1,240 @@
+package io.github.lockable.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.aop.StoreFailurePolicy;
+import io.github.lockable.core.LockKeys;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+
+/**
+ * Configuration of Lockable, under {@code lockable.*}. The Redis connection itself comes
+ * from {@code spring.data.redis.*}.
+ */
+@ConfigurationProperties("lockable")
+public class LockableProperties {
+
+	/**
+	 * Whether to run @Lockable methods under a lock. When disabled they run unlocked.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Where locks live: redis (scales out), file (one host, several processes) or memory
+	 * (one JVM).
+	 */
+	private Store store = Store.REDIS;
+
+	/**
+	 * Namespace before every lock key, such as the application and environment. Characters
+	 * A-Z a-z 0-9 : . _ - only.
+	 */
+	private String keyPrefix = "lock";
+
+	/**
+	 * Longest key part a resolver may return, in characters. Longer keys are refused with
+	 * HTTP 400 before the store is asked.
+	 */
+	private int maxKeyLength = 200;
+
+	/**
+	 * TTL of a lock whose annotation leaves it empty.
+	 */
+	private Duration defaultTtl = Duration.ofSeconds(30);
+
+	/**
+	 * Conflict policy of a lock whose annotation leaves it at DEFAULT.
+	 */
+	private ConflictPolicy defaultConflictPolicy = ConflictPolicy.CONFLICT;
+
+	/**
+	 * Share of its TTL after which a holder is reported with a warning when it releases.
+	 */
+	private double ttlWarningRatio = 0.8;
+
+	/**
+	 * What a locked method does when the store does not answer: fail (HTTP 503, the method
+	 * does not run) or proceed (the method runs unlocked, with a warning).
+	 */
+	private StoreFailurePolicy storeFailure = StoreFailurePolicy.FAIL;
+
+	/**
+	 * Longest a single store command may take before it counts as a store failure. Opening a
+	 * connection is bounded by spring.data.redis.connect-timeout on top.
+	 */
+	private Duration acquireTimeout = Duration.ofSeconds(2);
+
+	/**
+	 * Order of the lock advice. The default puts it just outside a @Transactional advice at
+	 * Spring's default order, so the lock is taken before the transaction begins and
+	 * released after it ends; set it lower if you moved the transaction advice.
+	 */
+	private int order = Ordered.LOWEST_PRECEDENCE - 1;
+
+	private final File file = new File();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	public void setStore(Store store) {
+		this.store = store;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public int getMaxKeyLength() {
+		return this.maxKeyLength;
+	}
+
+	public void setMaxKeyLength(int maxKeyLength) {
+		this.maxKeyLength = maxKeyLength;
+	}
+
+	public Duration getDefaultTtl() {
+		return this.defaultTtl;
+	}
+
+	public void setDefaultTtl(Duration defaultTtl) {
+		this.defaultTtl = defaultTtl;
+	}
+
+	public ConflictPolicy getDefaultConflictPolicy() {
+		return this.defaultConflictPolicy;
+	}
+
+	public void setDefaultConflictPolicy(ConflictPolicy defaultConflictPolicy) {
+		this.defaultConflictPolicy = defaultConflictPolicy;
+	}
+
+	public double getTtlWarningRatio() {
+		return this.ttlWarningRatio;
+	}
+
+	public void setTtlWarningRatio(double ttlWarningRatio) {
+		this.ttlWarningRatio = ttlWarningRatio;
+	}
+
+	public StoreFailurePolicy getStoreFailure() {
+		return this.storeFailure;
+	}
+
+	public void setStoreFailure(StoreFailurePolicy storeFailure) {
+		this.storeFailure = storeFailure;
+	}
+
+	public Duration getAcquireTimeout() {
+		return this.acquireTimeout;
+	}
+
+	public void setAcquireTimeout(Duration acquireTimeout) {
+		this.acquireTimeout = acquireTimeout;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	public File getFile() {
+		return this.file;
+	}
+
+	/**
+	 * Every property that cannot work, one sentence each.
+	 * @return the problems, empty when the configuration is valid
+	 */
+	List<String> problems() {
+		List<String> problems = new ArrayList<>();
+		String prefixProblem = new LockKeys("lock", Integer.MAX_VALUE).problem(this.keyPrefix);
+		if (prefixProblem != null) {
+			problems.add("lockable.key-prefix " + prefixProblem);
+		}
+		if (this.maxKeyLength < 1) {
+			problems.add("lockable.max-key-length must be at least 1, was " + this.maxKeyLength);
+		}
+		if (this.defaultTtl == null || this.defaultTtl.toMillis() < 1) {
+			problems.add("lockable.default-ttl must be positive (at least 1ms), was " + this.defaultTtl);
+		}
+		if (this.defaultConflictPolicy == null || this.defaultConflictPolicy == ConflictPolicy.DEFAULT) {
+			problems.add("lockable.default-conflict-policy must be conflict, locked, too-many-requests or skip, was "
+					+ this.defaultConflictPolicy);
+		}
+		if (!(this.ttlWarningRatio > 0 && this.ttlWarningRatio <= 1)) {
+			problems.add("lockable.ttl-warning-ratio must be more than 0 and at most 1, was " + this.ttlWarningRatio);
+		}
+		if (this.acquireTimeout == null || this.acquireTimeout.toMillis() < 1) {
+			problems.add("lockable.acquire-timeout must be positive (at least 1ms), was " + this.acquireTimeout);
+		}
+		if (this.store == null) {
+			problems.add("lockable.store must be redis, file or memory");
+		}
+		return problems;
+	}
+
+	/**
+	 * Where locks live.
+	 */
+	public enum Store {
+
+		/**
+		 * Redis standalone, Sentinel or Cluster, through the application's
+		 * RedisConnectionFactory.
+		 */
+		REDIS,
+
+		/**
+		 * Lock files in a directory of this host.
+		 */
+		FILE,
+
+		/**
+		 * In this JVM only.
+		 */
+		MEMORY
+
+	}
+
+	/**
+	 * The file store.
+	 */
+	public static class File {
+
+		/**
+		 * Directory of the lock files, created if missing. Never a job's output directory.
+		 */
+		private Path directory = Path.of(System.getProperty("java.io.tmpdir"), "lockable");
+
+		public Path getDirectory() {
+			return this.directory;
+		}
+
+		public void setDirectory(Path directory) {
+			this.directory = directory;
+		}
+
+	}
+
+}

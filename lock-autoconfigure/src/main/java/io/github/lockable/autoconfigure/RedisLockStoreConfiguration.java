@@ -1,0 +1,41 @@
+package io.github.lockable.autoconfigure;
+
+import java.util.List;
+
+import io.lettuce.core.RedisClient;
+
+import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.redis.RedisLockStore;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The Redis store, on the application's Lettuce connection factory.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
+@ConditionalOnProperty(name = "lockable.store", havingValue = "redis", matchIfMissing = true)
+class RedisLockStoreConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LockStore.class)
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockableProperties properties) {
+		if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
+			throw new LockableConfigurationException(List.of("lockable.store=redis works on Lettuce, but the "
+					+ "RedisConnectionFactory is a " + connectionFactory.getClass().getName()
+					+ "; use Lettuce (spring.data.redis.client-type=lettuce, the default of "
+					+ "spring-boot-starter-data-redis)"));
+		}
+		return new RedisLockStore(lettuce, properties.getAcquireTimeout());
+	}
+
+}

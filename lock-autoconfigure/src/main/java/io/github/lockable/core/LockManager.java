@@ -1,0 +1,165 @@
+package io.github.lockable.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.ReleaseResult;
+
+/**
+ * Takes and gives back locks on a {@link LockStore}, and says what went wrong: a lock that
+ * ran out before its release, a holder close to its TTL, a store that did not answer.
+ * Releases never throw, so a release problem never masks the locked work's own result.
+ */
+public class LockManager {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockManager.class);
+
+	private final LockStore store;
+
+	private final LockKeys keys;
+
+	private final double ttlWarningRatio;
+
+	private final LockMetrics metrics;
+
+	/**
+	 * Creates a manager.
+	 * @param store where locks live
+	 * @param keys the key rules
+	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
+	 * @param metrics hooks called on every acquire and release
+	 */
+	public LockManager(LockStore store, LockKeys keys, double ttlWarningRatio, LockMetrics metrics) {
+		this.store = Objects.requireNonNull(store, "store must not be null");
+		this.keys = Objects.requireNonNull(keys, "keys must not be null");
+		if (!(ttlWarningRatio > 0 && ttlWarningRatio <= 1)) {
+			throw new IllegalArgumentException("ttlWarningRatio must be in (0, 1], was " + ttlWarningRatio);
+		}
+		this.ttlWarningRatio = ttlWarningRatio;
+		this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+	}
+
+	/**
+	 * The store locks live in.
+	 * @return the store
+	 */
+	public LockStore store() {
+		return this.store;
+	}
+
+	/**
+	 * The key rules.
+	 * @return the key rules
+	 */
+	public LockKeys keys() {
+		return this.keys;
+	}
+
+	/**
+	 * Tries once to take the lock.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @return acquired, held, or failed (logged)
+	 */
+	public AcquireResult acquire(String key, Duration ttl) {
+		return acquired(key, this.store.acquire(new LockRequest(key, ttl)));
+	}
+
+	/**
+	 * Tries once to take the lock, without blocking the caller.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @return a stage with acquired, held, or failed (logged); it never completes
+	 * exceptionally for a store failure
+	 */
+	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl) {
+		return this.store.acquireAsync(new LockRequest(key, ttl)).thenApply((result) -> acquired(key, result));
+	}
+
+	private AcquireResult acquired(String key, AcquireResult result) {
+		this.metrics.acquireAttempted(result);
+		if (result instanceof AcquireResult.Failed failed) {
+			LockStoreException cause = failed.cause();
+			logger.error("Lock store '{}' failed to acquire {}: {}", this.store.name(), key, cause.getMessage());
+			logger.debug("Lock store failure", cause);
+		}
+		return result;
+	}
+
+	/**
+	 * Releases the lock, and reports a lock that ran out before its release, a holder past
+	 * the warning share of its TTL, or a store that did not answer. Never throws.
+	 * @param handle what {@link #acquire(String, Duration)} granted
+	 */
+	public void release(LockHandle handle) {
+		ReleaseResult result;
+		try {
+			result = handle.release();
+		}
+		catch (RuntimeException ex) {
+			releaseFailed(handle, ex);
+			return;
+		}
+		released(handle, result);
+	}
+
+	/**
+	 * Releases the lock asynchronously, with the same reports as {@link #release}.
+	 * @param handle what {@link #acquire(String, Duration)} granted
+	 * @return a stage that completes, never exceptionally, once the release is done
+	 */
+	public CompletionStage<Void> releaseAsync(LockHandle handle) {
+		CompletionStage<ReleaseResult> release;
+		try {
+			release = handle.releaseAsync();
+		}
+		catch (RuntimeException ex) {
+			release = java.util.concurrent.CompletableFuture.failedFuture(ex);
+		}
+		return release.handle((result, ex) -> {
+			if (ex != null) {
+				releaseFailed(handle, ex);
+			}
+			else {
+				released(handle, result);
+			}
+			return null;
+		});
+	}
+
+	private void released(LockHandle handle, ReleaseResult result) {
+		Duration held = handle.elapsed();
+		this.metrics.released(result, held);
+		LockLease lease = handle.lease();
+		if (result == ReleaseResult.NOT_OWNER) {
+			logger.warn("Lock {} expired before release: TTL shorter than the work (held {}ms, TTL {}ms); "
+					+ "another caller may have run at the same time", lease.key(), held.toMillis(), lease.ttl().toMillis());
+		}
+		else if (held.toNanos() > lease.ttl().toNanos() * this.ttlWarningRatio) {
+			this.metrics.ttlNearlyExhausted();
+			logger.warn("Lock {} was held {}ms, more than {}% of its TTL {}ms: raise the TTL or shorten the work",
+					lease.key(), held.toMillis(), Math.round(this.ttlWarningRatio * 100), lease.ttl().toMillis());
+		}
+	}
+
+	private void releaseFailed(LockHandle handle, Throwable ex) {
+		Duration held = handle.elapsed();
+		this.metrics.releaseFailed(held);
+		Throwable cause = (ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null)
+				? ex.getCause() : ex;
+		logger.warn("Failed to release lock {} after {}ms; it runs out with its TTL {}ms: {}", handle.lease().key(),
+				held.toMillis(), handle.lease().ttl().toMillis(), cause.getMessage());
+		logger.debug("Release failure", cause);
+	}
+
+}

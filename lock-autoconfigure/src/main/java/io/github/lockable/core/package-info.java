@@ -1,0 +1,8 @@
+/**
+ * The lock manager: key rules, the store call, release with TTL warnings, and metrics
+ * hooks. It knows the store SPI only.
+ */
+@NonNullApi
+package io.github.lockable.core;
+
+import org.springframework.lang.NonNullApi;
