@@ -202,7 +202,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			future.cancel(false);
-			throw new LockStoreException("Interrupted while waiting for Redis", ex);
+			throw new LockStoreException("Interrupted while waiting for Redis", "INTERRUPTED", ex);
 		}
 	}
 
@@ -248,7 +248,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			connection = this.connectionFactory.getConnection();
 		}
 		catch (RuntimeException ex) {
-			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), ex);
+			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
 		}
 		if (!(connection instanceof LettuceConnection lettuce)) {
 			connection.close();
@@ -339,7 +339,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	static final class RedisTimeoutException extends LockStoreException {
 
 		RedisTimeoutException(Duration timeout) {
-			super("Redis did not answer within " + timeout.toMillis() + "ms (lockable.acquire-timeout)");
+			super("Redis did not answer within " + timeout.toMillis() + "ms (lockable.acquire-timeout)", "TIMEOUT", null);
 		}
 
 	}
