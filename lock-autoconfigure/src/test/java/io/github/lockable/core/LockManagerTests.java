@@ -1,0 +1,158 @@
+package io.github.lockable.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.memory.MemoryLockStore;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@ExtendWith(OutputCaptureExtension.class)
+class LockManagerTests {
+
+	private final RecordingMetrics metrics = new RecordingMetrics();
+
+	private final LockKeys keys = new LockKeys("lock", 200);
+
+	@Test
+	void releaseOfALockThatRanOutWarnsAndCountsItLost(CapturedOutput output) {
+		MemoryLockStore store = new MemoryLockStore();
+		LockManager manager = new LockManager(store, this.keys, 0.8, this.metrics);
+		LockHandle handle = acquired(manager.acquire("lock:job", Duration.ofMillis(20)));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> store.acquire(new LockRequest("lock:job", Duration.ofSeconds(10))) instanceof AcquireResult.Acquired);
+		manager.release(handle);
+		assertThat(this.metrics.events).containsExactly("acquired", "NOT_OWNER");
+		assertThat(output).contains("Lock lock:job expired before release: TTL shorter than the work")
+			.doesNotContain(handle.lease().token());
+	}
+
+	@Test
+	void holderPastTheWarningShareOfItsTtlIsReported(CapturedOutput output) {
+		LockManager manager = new LockManager(new MemoryLockStore(), this.keys, 0.5, this.metrics);
+		LockHandle handle = acquired(manager.acquire("lock:slow", Duration.ofMillis(200)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> handle.elapsed().toMillis() > 110);
+		manager.release(handle);
+		assertThat(this.metrics.events).containsExactly("acquired", "RELEASED", "ttl warning");
+		assertThat(output).contains("Lock lock:slow was held").contains("more than 50% of its TTL 200ms");
+	}
+
+	@Test
+	void quickHolderIsNotReported(CapturedOutput output) {
+		LockManager manager = new LockManager(new MemoryLockStore(), this.keys, 0.8, this.metrics);
+		manager.release(acquired(manager.acquire("lock:quick", Duration.ofSeconds(30))));
+		assertThat(this.metrics.events).containsExactly("acquired", "RELEASED");
+		assertThat(output).doesNotContain("lock:quick");
+	}
+
+	@Test
+	void failingReleaseIsLoggedNeverThrown(CapturedOutput output) {
+		LockManager manager = new LockManager(new BrokenReleaseStore(), this.keys, 0.8, this.metrics);
+		LockHandle handle = acquired(manager.acquire("lock:broken", Duration.ofSeconds(30)));
+		manager.release(handle);
+		LockHandle again = acquired(manager.acquire("lock:broken-async", Duration.ofSeconds(30)));
+		assertThat(manager.releaseAsync(again).toCompletableFuture().join()).isNull();
+		assertThat(this.metrics.events).containsExactly("acquired", "release failed", "acquired", "release failed");
+		assertThat(output).contains("Failed to release lock lock:broken after")
+			.contains("Failed to release lock lock:broken-async after")
+			.contains("it runs out with its TTL 30000ms: store is down");
+	}
+
+	@Test
+	void storeFailureOnAcquireIsLoggedWithItsCode(CapturedOutput output) {
+		LockStore down = new BrokenReleaseStore() {
+			@Override
+			public AcquireResult acquire(LockRequest request) {
+				return new AcquireResult.Failed(new LockStoreException("no answer", "TIMEOUT", null));
+			}
+		};
+		LockManager manager = new LockManager(down, this.keys, 0.8, this.metrics);
+		assertThat(manager.acquire("lock:down", Duration.ofSeconds(1))).isInstanceOf(AcquireResult.Failed.class);
+		assertThat(this.metrics.events).containsExactly("failed");
+		assertThat(output).contains("Lock store 'broken' failed to acquire lock:down: no answer");
+	}
+
+	private static LockHandle acquired(AcquireResult result) {
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).handle();
+	}
+
+	static class RecordingMetrics implements LockMetrics {
+
+		final List<String> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void acquireAttempted(AcquireResult result) {
+			this.events.add((result instanceof AcquireResult.Acquired) ? "acquired"
+					: (result instanceof AcquireResult.Held) ? "held" : "failed");
+		}
+
+		@Override
+		public void released(ReleaseResult result, Duration held) {
+			this.events.add(result.name());
+		}
+
+		@Override
+		public void releaseFailed(Duration held) {
+			this.events.add("release failed");
+		}
+
+		@Override
+		public void ttlNearlyExhausted() {
+			this.events.add("ttl warning");
+		}
+
+	}
+
+	static class BrokenReleaseStore implements LockStore {
+
+		private final MemoryLockStore delegate = new MemoryLockStore();
+
+		@Override
+		public String name() {
+			return "broken";
+		}
+
+		@Override
+		public AcquireResult acquire(LockRequest request) {
+			AcquireResult result = this.delegate.acquire(request);
+			if (result instanceof AcquireResult.Acquired acquired) {
+				return new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease()));
+			}
+			return result;
+		}
+
+		@Override
+		public ReleaseResult release(LockLease lease) {
+			throw new LockStoreException("store is down");
+		}
+
+		@Override
+		public java.util.concurrent.CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
+			return CompletableFuture.failedFuture(new LockStoreException("store is down"));
+		}
+
+		@Override
+		public boolean extend(LockLease lease, Duration ttl) {
+			return false;
+		}
+
+	}
+
+}

@@ -1,0 +1,461 @@
+package io.github.lockable.it;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.test.StepVerifier;
+
+import io.github.lockable.LockConflictException;
+import io.github.lockable.it.LockableWebApplication.AsyncJobs;
+import io.github.lockable.it.LockableWebApplication.Orders;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.test.redis.RedisTestServer;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Lockable end to end: real HTTP into a real application, locks in a real Redis.
+ */
+@SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
+class LockableHttpTests {
+
+	private static final ObjectMapper json = new ObjectMapper();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private Gate gate;
+
+	@Autowired
+	private RecordingLockStore store;
+
+	@Autowired
+	private Orders orders;
+
+	@Autowired
+	private AsyncJobs asyncJobs;
+
+	private final RedisTestServer redis = RedisTestServer.shared();
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> RedisTestServer.shared().host());
+		registry.add("spring.data.redis.port", () -> RedisTestServer.shared().port());
+	}
+
+	@BeforeEach
+	void clean() {
+		this.gate.reset();
+		this.store.clear();
+	}
+
+	@AfterEach
+	void recover() {
+		this.gate.reset();
+		this.redis.recover();
+	}
+
+	@Test
+	void handlerWithoutLockableNeverTouchesTheStore() throws Exception {
+		long scriptCallsBefore = scriptCalls();
+		HttpResponse<String> response = send("GET", "/plain");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("plain");
+		assertThat(this.store.events()).isEmpty();
+		assertThat(scriptCalls()).isEqualTo(scriptCallsBefore);
+	}
+
+	@Test
+	void lockedHandlerRunsOnceAndReleases() throws Exception {
+		UUID project = UUID.randomUUID();
+		this.gate.open("archive:" + project);
+		HttpResponse<String> response = send("POST", "/projects/" + project + "/archive");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("archived");
+		assertThat(this.gate.runs()).hasValue(1);
+		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
+				"release lock:project:" + project);
+		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+	}
+
+	@Test
+	void parallelRequestsOnOneKeyRunOnceAndTheRestConflict() throws Exception {
+		UUID project = UUID.randomUUID();
+		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/projects/" + project + "/archive");
+		this.gate.awaitEntered("archive:" + project, 1);
+
+		List<CompletableFuture<HttpResponse<String>>> others = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			others.add(sendAsync("POST", "/projects/" + project + "/archive"));
+		}
+		for (CompletableFuture<HttpResponse<String>> other : others) {
+			HttpResponse<String> response = other.get(20, TimeUnit.SECONDS);
+			assertProblem(response, 409, "urn:lockable:problem:lock-conflict", "Conflict", true);
+			long retryAfter = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+			assertThat(retryAfter).isBetween(1L, 10L);
+			// Spring fills "instance" with the request's own path; nothing else may name the resource.
+			Map<String, Object> body = problemBody(response);
+			body.remove("instance");
+			assertThat(body.toString()).doesNotContain(project.toString()).doesNotContain("lock:");
+		}
+		assertThat(this.gate.runs()).hasValue(1);
+
+		this.gate.open("archive:" + project);
+		assertThat(first.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		assertThat(this.gate.runs()).hasValue(1);
+		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+	}
+
+	@Test
+	void differentKeysRunInParallel() throws Exception {
+		UUID one = UUID.randomUUID();
+		UUID two = UUID.randomUUID();
+		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/projects/" + one + "/archive");
+		CompletableFuture<HttpResponse<String>> second = sendAsync("POST", "/projects/" + two + "/archive");
+		// Both are inside their critical sections at the same time.
+		this.gate.awaitEntered("archive:" + one, 1);
+		this.gate.awaitEntered("archive:" + two, 1);
+		this.gate.open("archive:" + one);
+		this.gate.open("archive:" + two);
+		assertThat(first.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		assertThat(second.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void globalOperationAnswersLocked() throws Exception {
+		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/admin/rebuild-index");
+		this.gate.awaitEntered("rebuild", 1);
+		HttpResponse<String> second = send("POST", "/admin/rebuild-index");
+		assertProblem(second, 423, "urn:lockable:problem:lock-locked", "Locked", true);
+		assertThat(Long.parseLong(second.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 20L);
+		this.gate.open("rebuild");
+		assertThat(first.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void perUserOperationAnswersTooManyRequests() throws Exception {
+		String user = UUID.randomUUID().toString();
+		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/me/export", "X-User", user);
+		this.gate.awaitEntered("export", 1);
+		HttpResponse<String> second = send("POST", "/me/export", "X-User", user);
+		assertProblem(second, 429, "urn:lockable:problem:lock-too-many-requests", "Too Many Requests", true);
+		assertThat(second.body()).doesNotContain(user);
+		this.gate.open("export");
+		assertThat(first.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void handlerExceptionReleasesAndReachesTheClientUnchanged() throws Exception {
+		UUID project = UUID.randomUUID();
+		HttpResponse<String> response = send("POST", "/projects/" + project + "/fail");
+		assertThat(response.statusCode()).isEqualTo(418);
+		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+		assertThat(send("POST", "/projects/" + project + "/fail").statusCode()).isEqualTo(418);
+		assertThat(this.gate.runs()).hasValue(2);
+		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
+				"release lock:project:" + project, "acquire lock:project:" + project,
+				"release lock:project:" + project);
+	}
+
+	@Test
+	void releaseGetsExactlyTheTokenAcquireSet() throws Exception {
+		UUID project = UUID.randomUUID();
+		CompletableFuture<HttpResponse<String>> call = sendAsync("POST", "/projects/" + project + "/archive");
+		this.gate.awaitEntered("archive:" + project, 1);
+		String tokenInRedis = this.redis.commands().get("lock:project:" + project);
+		assertThat(tokenInRedis).isNotBlank();
+		this.gate.open("archive:" + project);
+		assertThat(call.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		assertThat(this.store.released()).extracting(LockLease::token).containsExactly(tokenInRedis);
+		assertThat(this.store.acquired()).extracting(LockLease::token).containsExactly(tokenInRedis);
+	}
+
+	@Test
+	void lateReleaseAfterTtlExpiryLeavesTheNewHoldersLock(CapturedOutput output) throws Exception {
+		UUID project = UUID.randomUUID();
+		String key = "lock:project:" + project;
+		CompletableFuture<HttpResponse<String>> late = sendAsync("POST", "/short/" + project);
+		this.gate.awaitEntered("short:1", 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 0);
+
+		CompletableFuture<HttpResponse<String>> next = sendAsync("POST", "/short/" + project);
+		this.gate.awaitEntered("short:2", 1);
+		String nextToken = this.redis.commands().get(key);
+		assertThat(nextToken).isNotNull();
+
+		this.gate.open("short:1");
+		assertThat(late.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		if (this.redis.commands().exists(key) == 1) {
+			// The second lock (300ms) may itself have run out by now; if it still stands, it is intact.
+			assertThat(this.redis.commands().get(key)).isEqualTo(nextToken);
+		}
+		assertThat(output).contains("Lock " + key + " expired before release: TTL shorter than the work");
+		this.gate.open("short:2");
+		assertThat(next.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		assertThat(this.store.released()).hasSize(2);
+	}
+
+	@Test
+	void transactionCommitsBeforeTheLockIsReleased() throws Exception {
+		int before = this.orders.count();
+		String id = UUID.randomUUID().toString();
+		assertThat(send("POST", "/orders/" + id).statusCode()).isEqualTo(200);
+		assertThat(this.store.events()).containsExactly("acquire lock:orders", "transaction active: true", "committed",
+				"release lock:orders");
+		assertThat(this.orders.count()).isEqualTo(before + 1);
+	}
+
+	@Test
+	void transactionRollsBackBeforeTheLockIsReleased() throws Exception {
+		int before = this.orders.count();
+		assertThat(send("POST", "/orders/bad-" + UUID.randomUUID()).statusCode()).isEqualTo(500);
+		assertThat(this.store.events()).containsExactly("acquire lock:orders", "transaction active: true",
+				"rolled back", "release lock:orders");
+		assertThat(this.orders.count()).isEqualTo(before);
+	}
+
+	@Test
+	void invalidResolvedKeyIsABadRequestWithoutAStoreCall(CapturedOutput output) throws Exception {
+		String tooLong = "x".repeat(201);
+		for (String value : List.of(tooLong, "has%20space", "plus+sign", "caf%C3%A9", "%7Bhash%7D")) {
+			HttpResponse<String> response = send("POST", "/raw/" + value);
+			assertProblem(response, 400, "urn:lockable:problem:invalid-lock-key", "Bad Request", false);
+			assertThat(response.headers().firstValue("Retry-After")).isEmpty();
+		}
+		assertThat(this.store.events()).isEmpty();
+		assertThat(this.gate.runs()).hasValue(0);
+		assertThat(output).contains("The lock key from resolver 'raw'")
+			.contains("is 201 characters long, more than the 200 allowed")
+			.doesNotContain(tooLong)
+			.doesNotContain("plus+sign")
+			.doesNotContain("café")
+			.doesNotContain("has space");
+	}
+
+	@Test
+	void argumentValidationHappensBeforeTheLock() throws Exception {
+		UUID project = UUID.randomUUID();
+		HttpResponse<String> invalid = send("POST", "/projects/" + project + "/comments", "{\"text\":\"\"}");
+		assertThat(invalid.statusCode()).isEqualTo(400);
+		assertThat(this.store.events()).isEmpty();
+		HttpResponse<String> valid = send("POST", "/projects/" + project + "/comments", "{\"text\":\"hello\"}");
+		assertThat(valid.statusCode()).isEqualTo(200);
+		assertThat(this.store.events()).hasSize(2);
+	}
+
+	@Test
+	void completableFutureHoldsTheLockUntilItCompletes() throws Exception {
+		UUID project = UUID.randomUUID();
+		CompletableFuture<HttpResponse<String>> first = sendAsync("GET", "/future/" + project);
+		this.gate.awaitEntered("future:" + project, 1);
+		HttpResponse<String> second = send("GET", "/future/" + project);
+		assertProblem(second, 409, "urn:lockable:problem:lock-conflict", "Conflict", true);
+		this.gate.open("future:" + project);
+		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
+		assertThat(done.statusCode()).isEqualTo(200);
+		assertThat(done.body()).isEqualTo("future");
+		// The release is awaited before the future completes: the key is gone already.
+		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+	}
+
+	@Test
+	void monoHoldsTheLockUntilItCompletes() throws Exception {
+		UUID project = UUID.randomUUID();
+		CompletableFuture<HttpResponse<String>> first = sendAsync("GET", "/mono/" + project);
+		this.gate.awaitEntered("mono:" + project, 1);
+		HttpResponse<String> second = send("GET", "/mono/" + project);
+		assertProblem(second, 409, "urn:lockable:problem:lock-conflict", "Conflict", true);
+		this.gate.open("mono:" + project);
+		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
+		assertThat(done.statusCode()).isEqualTo(200);
+		assertThat(done.body()).isEqualTo("mono");
+		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+	}
+
+	@Test
+	void cancelledFutureReleasesTheLock() {
+		UUID project = UUID.randomUUID();
+		String key = "lock:project:" + project;
+		CompletableFuture<String> work = new CompletableFuture<>();
+		CompletableFuture<String> first = this.asyncJobs.future(project, work);
+		assertThat(this.redis.commands().exists(key)).isOne();
+
+		CompletableFuture<String> second = this.asyncJobs.future(project, new CompletableFuture<>());
+		assertThatExceptionOfType(CompletionException.class).isThrownBy(second::join)
+			.withCauseInstanceOf(LockConflictException.class);
+		CompletionStageAssert.skipped(this.asyncJobs.skippingFuture(project, new CompletableFuture<>()));
+		assertThat(this.gate.runs()).hasValue(1);
+
+		first.cancel(true);
+		assertThat(work).isCancelled();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 0);
+	}
+
+	@Test
+	void futureCompletesOnlyAfterTheRelease() {
+		UUID project = UUID.randomUUID();
+		CompletableFuture<String> work = new CompletableFuture<>();
+		CompletableFuture<String> call = this.asyncJobs.future(project, work);
+		work.complete("done");
+		assertThat(call.join()).isEqualTo("done");
+		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
+				"release lock:project:" + project);
+		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+	}
+
+	@Test
+	void monoLocksPerSubscriptionAndReleasesOnCancel() {
+		UUID project = UUID.randomUUID();
+		String key = "lock:project:" + project;
+		Sinks.One<String> work = Sinks.one();
+		Mono<String> mono = this.asyncJobs.mono(project, work.asMono());
+		// Assembled but not subscribed: nothing is held.
+		assertThat(this.redis.commands().exists(key)).isZero();
+		assertThat(this.store.events()).isEmpty();
+
+		Disposable first = mono.subscribe();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 1);
+		StepVerifier.create(this.asyncJobs.mono(project, Mono.just("second")))
+			.expectError(LockConflictException.class)
+			.verify(Duration.ofSeconds(10));
+		StepVerifier.create(this.asyncJobs.skippingMono(project, Mono.just("skipped")))
+			.expectComplete()
+			.verify(Duration.ofSeconds(10));
+
+		first.dispose();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 0);
+		StepVerifier.create(mono).then(() -> work.tryEmitValue("done")).expectNext("done").verifyComplete();
+		assertThat(this.redis.commands().exists(key)).isZero();
+	}
+
+	@Test
+	void storeOutageIsServiceUnavailableWithinTheTimeout() throws Exception {
+		UUID project = UUID.randomUUID();
+		this.gate.open("archive:" + project);
+		this.redis.pause(Duration.ofSeconds(5));
+		long start = System.nanoTime();
+		HttpResponse<String> response = send("POST", "/projects/" + project + "/archive");
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+		assertProblem(response, 503, "urn:lockable:problem:lock-store-unavailable", "Service Unavailable", true);
+		assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+		// lockable.acquire-timeout is 2s here; the request never hangs on the paused server.
+		assertThat(elapsed).isLessThan(Duration.ofSeconds(4));
+		assertThat(this.gate.runs()).hasValue(0);
+	}
+
+	@Test
+	void tokensNeverAppearInResponsesOrLogs(CapturedOutput output) throws Exception {
+		UUID project = UUID.randomUUID();
+		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/projects/" + project + "/archive");
+		this.gate.awaitEntered("archive:" + project, 1);
+		String token = this.redis.commands().get("lock:project:" + project);
+		HttpResponse<String> conflict = send("POST", "/projects/" + project + "/archive");
+		this.gate.open("archive:" + project);
+		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
+		assertThat(token).isNotBlank();
+		assertThat(conflict.body()).doesNotContain(token);
+		assertThat(conflict.headers().map().toString()).doesNotContain(token);
+		assertThat(done.body()).doesNotContain(token);
+		assertThat(output).doesNotContain(token);
+		for (LockLease lease : this.store.acquired()) {
+			assertThat(output).doesNotContain(lease.token());
+		}
+	}
+
+	private long scriptCalls() {
+		String stats = this.redis.commands().info("commandstats");
+		long calls = 0;
+		for (String line : stats.split("\r?\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+			}
+		}
+		return calls;
+	}
+
+	private void assertProblem(HttpResponse<String> response, int status, String type, String title,
+			boolean retryable) throws IOException {
+		assertThat(response.statusCode()).isEqualTo(status);
+		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		Map<String, Object> body = problemBody(response);
+		assertThat(body).containsEntry("type", type)
+			.containsEntry("title", title)
+			.containsEntry("status", status)
+			.containsEntry("retryable", retryable)
+			.containsKey("detail");
+		if (retryable) {
+			assertThat(response.headers().firstValue("Retry-After")).isPresent();
+		}
+	}
+
+	private static Map<String, Object> problemBody(HttpResponse<String> response) throws IOException {
+		return json.readValue(response.body(), new TypeReference<Map<String, Object>>() {
+		});
+	}
+
+	private HttpResponse<String> send(String method, String path, String... headers) throws Exception {
+		return sendAsync(method, path, headers).get(30, TimeUnit.SECONDS);
+	}
+
+	private HttpResponse<String> send(String method, String path, String jsonBody) throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.header("Content-Type", "application/json")
+			.method(method, HttpRequest.BodyPublishers.ofString(jsonBody))
+			.timeout(Duration.ofSeconds(30))
+			.build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	private CompletableFuture<HttpResponse<String>> sendAsync(String method, String path, String... headers) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.timeout(Duration.ofSeconds(30));
+		for (int i = 0; i < headers.length; i += 2) {
+			request.header(headers[i], headers[i + 1]);
+		}
+		return this.http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static final class CompletionStageAssert {
+
+		static void skipped(java.util.concurrent.CompletionStage<String> stage) {
+			assertThat(stage.toCompletableFuture().join()).isNull();
+		}
+
+	}
+
+}

@@ -1,0 +1,272 @@
+package io.github.lockable.it;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.InvalidLockKeyException;
+import io.github.lockable.LockKeyResolver;
+import io.github.lockable.Lockable;
+import io.github.lockable.autoconfigure.LockableProperties;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.redis.RedisLockStore;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * A small web application for the end-to-end tests: one endpoint per behaviour, gated so
+ * the tests decide when a lock is released.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class LockableWebApplication {
+
+	@Bean
+	Gate gate() {
+		return new Gate();
+	}
+
+	@Bean
+	RecordingLockStore recordingLockStore(LettuceConnectionFactory connectionFactory, LockableProperties properties) {
+		return new RecordingLockStore(new RedisLockStore(connectionFactory, properties.getAcquireTimeout()));
+	}
+
+	@Bean
+	LockKeyResolver project() {
+		return (invocation) -> "project:" + invocation.argument("projectId", UUID.class);
+	}
+
+	@Bean
+	LockKeyResolver user() {
+		return (invocation) -> {
+			HttpServletRequest request = ((ServletRequestAttributes) RequestContextHolder.currentRequestAttributes())
+				.getRequest();
+			String user = request.getHeader("X-User");
+			try {
+				return "user:" + UUID.fromString(user);
+			}
+			catch (RuntimeException ex) {
+				throw new InvalidLockKeyException("X-User is not a user id");
+			}
+		};
+	}
+
+	/** Returns whatever the request says: the tests send keys that break the rules. */
+	@Bean
+	LockKeyResolver raw() {
+		return (invocation) -> invocation.argument("value", String.class);
+	}
+
+	@Bean
+	Orders orders(JdbcTemplate jdbc, RecordingLockStore timeline) {
+		jdbc.execute("create table if not exists orders (id varchar(64) primary key)");
+		return new Orders(jdbc, timeline.events());
+	}
+
+	public record Comment(@NotBlank String text) {
+	}
+
+	@RestController
+	static class Endpoints {
+
+		private final Gate gate;
+
+		private final Orders orders;
+
+		private final AtomicInteger runs;
+
+		Endpoints(Gate gate, Orders orders) {
+			this.gate = gate;
+			this.orders = orders;
+			this.runs = gate.runs();
+		}
+
+		@GetMapping("/plain")
+		String plain() {
+			return "plain";
+		}
+
+		@PostMapping("/projects/{projectId}/archive")
+		@Lockable(resolver = "project", ttl = "10s", conflictPolicy = ConflictPolicy.CONFLICT)
+		String archive(@PathVariable UUID projectId) {
+			this.runs.incrementAndGet();
+			this.gate.pass("archive:" + projectId);
+			return "archived";
+		}
+
+		@PostMapping("/projects/{projectId}/comments")
+		@Lockable(resolver = "project")
+		String comment(@PathVariable UUID projectId, @Valid @RequestBody Comment comment) {
+			this.runs.incrementAndGet();
+			return "commented";
+		}
+
+		@PostMapping("/admin/rebuild-index")
+		@Lockable(key = "admin:rebuild-index", ttl = "20s", conflictPolicy = ConflictPolicy.LOCKED)
+		String rebuild() {
+			this.runs.incrementAndGet();
+			this.gate.pass("rebuild");
+			return "rebuilt";
+		}
+
+		@PostMapping("/me/export")
+		@Lockable(resolver = "user", ttl = "5s", conflictPolicy = ConflictPolicy.TOO_MANY_REQUESTS)
+		String export() {
+			this.runs.incrementAndGet();
+			this.gate.pass("export");
+			return "exported";
+		}
+
+		@PostMapping("/projects/{projectId}/fail")
+		@Lockable(resolver = "project")
+		String fail(@PathVariable UUID projectId) {
+			this.runs.incrementAndGet();
+			throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "handler failed on its own");
+		}
+
+		@PostMapping("/raw/{value}")
+		@Lockable(resolver = "raw")
+		String raw(@PathVariable String value) {
+			this.runs.incrementAndGet();
+			return "ran";
+		}
+
+		@PostMapping("/short/{projectId}")
+		@Lockable(resolver = "project", ttl = "300ms")
+		String shortTtl(@PathVariable UUID projectId) {
+			int run = this.runs.incrementAndGet();
+			this.gate.pass("short:" + run);
+			return "short";
+		}
+
+		@PostMapping("/orders/{id}")
+		String order(@PathVariable String id) {
+			this.orders.place(id);
+			return "placed";
+		}
+
+		@GetMapping("/future/{projectId}")
+		@Lockable(resolver = "project")
+		CompletableFuture<String> future(@PathVariable UUID projectId) {
+			this.runs.incrementAndGet();
+			return CompletableFuture.supplyAsync(() -> {
+				this.gate.pass("future:" + projectId);
+				return "future";
+			});
+		}
+
+		@GetMapping("/mono/{projectId}")
+		@Lockable(resolver = "project")
+		Mono<String> mono(@PathVariable UUID projectId) {
+			this.runs.incrementAndGet();
+			return Mono.fromCallable(() -> {
+				this.gate.pass("mono:" + projectId);
+				return "mono";
+			}).subscribeOn(Schedulers.boundedElastic());
+		}
+
+	}
+
+	@Bean
+	AsyncJobs asyncJobs(Gate gate) {
+		return new AsyncJobs(gate.runs());
+	}
+
+	/**
+	 * Asynchronous work that only ends when the test says so (or is cancelled).
+	 */
+	public static class AsyncJobs {
+
+		private final AtomicInteger runs;
+
+		AsyncJobs(AtomicInteger runs) {
+			this.runs = runs;
+		}
+
+		@Lockable(resolver = "project", ttl = "20s")
+		public CompletableFuture<String> future(UUID projectId, CompletableFuture<String> work) {
+			this.runs.incrementAndGet();
+			return work;
+		}
+
+		@Lockable(resolver = "project", ttl = "20s", conflictPolicy = ConflictPolicy.SKIP)
+		public CompletionStage<String> skippingFuture(UUID projectId, CompletableFuture<String> work) {
+			this.runs.incrementAndGet();
+			return work;
+		}
+
+		@Lockable(resolver = "project", ttl = "20s")
+		public Mono<String> mono(UUID projectId, Mono<String> work) {
+			return work.doOnSubscribe((subscription) -> this.runs.incrementAndGet());
+		}
+
+		@Lockable(resolver = "project", ttl = "20s", conflictPolicy = ConflictPolicy.SKIP)
+		public Mono<String> skippingMono(UUID projectId, Mono<String> work) {
+			return work.doOnSubscribe((subscription) -> this.runs.incrementAndGet());
+		}
+
+	}
+
+	/**
+	 * A transactional write under a lock. Records when the transaction ends, so a test can
+	 * compare it with the release the store recorded.
+	 */
+	public static class Orders {
+
+		private final JdbcTemplate jdbc;
+
+		private final List<String> timeline;
+
+		Orders(JdbcTemplate jdbc, List<String> timeline) {
+			this.jdbc = jdbc;
+			this.timeline = timeline;
+		}
+
+		@Lockable(key = "orders", ttl = "10s")
+		@Transactional
+		public void place(String id) {
+			this.timeline.add("transaction active: " + TransactionSynchronizationManager.isActualTransactionActive());
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCompletion(int status) {
+					Orders.this.timeline.add((status == STATUS_COMMITTED) ? "committed" : "rolled back");
+				}
+			});
+			this.jdbc.update("insert into orders (id) values (?)", id);
+			if (id.startsWith("bad")) {
+				throw new IllegalStateException("refused order");
+			}
+		}
+
+		public int count() {
+			return this.jdbc.queryForObject("select count(*) from orders", Integer.class);
+		}
+
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.github.lockable.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.ReleaseResult;
+
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * A store that records every call before handing it to the real store, so tests can see
+ * what reached the store, with which token, and in what order relative to transactions.
+ */
+public class RecordingLockStore implements LockStore {
+
+	private final LockStore delegate;
+
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
+	private final List<LockLease> released = new CopyOnWriteArrayList<>();
+
+	private final List<LockLease> acquired = new CopyOnWriteArrayList<>();
+
+	public RecordingLockStore(LockStore delegate) {
+		this.delegate = delegate;
+	}
+
+	@Override
+	public String name() {
+		return this.delegate.name();
+	}
+
+	@Override
+	public AcquireResult acquire(LockRequest request) {
+		this.events.add("acquire " + request.key()
+				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
+		return wrap(this.delegate.acquire(request));
+	}
+
+	@Override
+	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
+		this.events.add("acquire " + request.key());
+		return this.delegate.acquireAsync(request).thenApply(this::wrap);
+	}
+
+	private AcquireResult wrap(AcquireResult result) {
+		if (result instanceof AcquireResult.Acquired acquired) {
+			LockLease lease = acquired.handle().lease();
+			this.acquired.add(lease);
+			return new AcquireResult.Acquired(new LockHandle(this, lease));
+		}
+		return result;
+	}
+
+	@Override
+	public ReleaseResult release(LockLease lease) {
+		this.events.add("release " + lease.key()
+				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
+		this.released.add(lease);
+		return this.delegate.release(lease);
+	}
+
+	@Override
+	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
+		this.events.add("release " + lease.key());
+		this.released.add(lease);
+		return this.delegate.releaseAsync(lease);
+	}
+
+	@Override
+	public boolean extend(LockLease lease, Duration ttl) {
+		return this.delegate.extend(lease, ttl);
+	}
+
+	public List<String> events() {
+		return this.events;
+	}
+
+	public List<LockLease> acquired() {
+		return this.acquired;
+	}
+
+	public List<LockLease> released() {
+		return this.released;
+	}
+
+	public void clear() {
+		this.events.clear();
+		this.acquired.clear();
+		this.released.clear();
+	}
+
+}
