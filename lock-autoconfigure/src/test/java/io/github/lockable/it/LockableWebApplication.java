@@ -43,7 +43,11 @@ import org.springframework.web.server.ResponseStatusException;
  * the tests decide when a lock is released.
  */
 @SpringBootConfiguration
-@EnableAutoConfiguration
+@EnableAutoConfiguration(excludeName = {
+		// spring-security-config is on the test class path for the advice order tests only
+		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
+		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
+		"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
 public class LockableWebApplication {
 
 	@Bean

@@ -1,0 +1,85 @@
+package io.github.lockable.it;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.github.lockable.test.redis.RedisTestServer;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code lockable.store-failure=proceed}: with the store down, the handler runs unlocked
+ * and says so.
+ */
+@SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "lockable.store-failure=proceed", "lockable.acquire-timeout=300ms" })
+@ExtendWith(OutputCaptureExtension.class)
+class StoreFailureProceedTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final RedisTestServer redis = RedisTestServer.shared();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private Gate gate;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> RedisTestServer.shared().host());
+		registry.add("spring.data.redis.port", () -> RedisTestServer.shared().port());
+	}
+
+	@AfterEach
+	void recover() {
+		this.gate.reset();
+		this.redis.recover();
+	}
+
+	@Test
+	void handlerRunsUnlockedWhenTheStoreDoesNotAnswer(CapturedOutput output) throws Exception {
+		UUID warmUp = UUID.randomUUID();
+		this.gate.open("archive:" + warmUp);
+		// Opens the connection, which the pause would otherwise hold up (bounded by the connect timeout).
+		assertThat(archive(warmUp).statusCode()).isEqualTo(200);
+
+		UUID project = UUID.randomUUID();
+		this.gate.open("archive:" + project);
+		this.redis.pause(Duration.ofSeconds(3));
+		HttpResponse<String> response = archive(project);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("archived");
+		assertThat(this.gate.runs()).hasValue(2);
+		assertThat(output).contains("Lock store 'redis' failed to acquire lock:project:" + project)
+			.contains("Endpoints.archive(UUID): lock store unavailable, running without a lock "
+					+ "(lockable.store-failure=proceed)");
+	}
+
+	private HttpResponse<String> archive(UUID project) throws Exception {
+		return this.http.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/projects/" + project + "/archive"))
+					.POST(HttpRequest.BodyPublishers.noBody())
+					.timeout(Duration.ofSeconds(30))
+					.build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+}
