@@ -1,0 +1,9 @@
+package io.github.lockable.sample;
+
+import java.util.UUID;
+
+import org.springframework.data.repository.CrudRepository;
+
+interface ProjectRepository extends CrudRepository<Project, UUID> {
+
+}
