@@ -8,8 +8,6 @@ import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
@@ -28,8 +26,6 @@ import org.springframework.util.function.SingletonSupplier;
  * asynchronous work ends; the release is awaited before the returned stage completes.
  */
 final class LockableMethodInterceptor implements MethodInterceptor {
-
-	private static final Logger logger = LoggerFactory.getLogger(LockableMethodInterceptor.class);
 
 	private final LockableMethods methods;
 
@@ -59,21 +55,29 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 		LockManager manager = lockManager();
 		AcquireResult result = manager.acquire(key, method.ttl());
 		if (result instanceof AcquireResult.Acquired acquired) {
+			Throwable failure = null;
 			try {
 				return invocation.proceed();
 			}
+			catch (Throwable ex) {
+				failure = ex;
+				throw ex;
+			}
 			finally {
 				manager.release(acquired.handle());
+				if (LockAttempts.isFinishLogged(method)) {
+					LockAttempts.finished(method, key, manager.store().name(), acquired.handle().elapsed(), failure,
+							false);
+				}
 			}
 		}
 		if (result instanceof AcquireResult.Held held) {
-			if (method.conflictPolicy() == ConflictPolicy.SKIP) {
-				skipped(method, key, held);
+			if (notRunBecauseHeld(method, key, held)) {
 				return (method.returnKind() == ReturnKind.OPTIONAL) ? Optional.empty() : null;
 			}
 			throw conflict(method, held);
 		}
-		failedWithoutLock(method, (AcquireResult.Failed) result);
+		proceedWithoutLock(method, key, (AcquireResult.Failed) result);
 		return invocation.proceed();
 	}
 
@@ -100,17 +104,16 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 				manager.release(acquired.handle());
 				return null;
 			}
-			return releaseOnCompletion((CompletionStage<?>) returned, acquired.handle(), manager);
+			return releaseOnCompletion((CompletionStage<?>) returned, acquired.handle(), manager, method, key);
 		}
 		if (result instanceof AcquireResult.Held held) {
-			if (method.conflictPolicy() == ConflictPolicy.SKIP) {
-				skipped(method, key, held);
+			if (notRunBecauseHeld(method, key, held)) {
 				return CompletableFuture.completedFuture(null);
 			}
 			return CompletableFuture.failedFuture(conflict(method, held));
 		}
 		try {
-			failedWithoutLock(method, (AcquireResult.Failed) result);
+			proceedWithoutLock(method, key, (AcquireResult.Failed) result);
 		}
 		catch (LockStoreUnavailableException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -123,9 +126,13 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 	 * it cancels the method's future, which releases the lock.
 	 */
 	private static CompletableFuture<Object> releaseOnCompletion(CompletionStage<?> stage, LockHandle handle,
-			LockManager manager) {
+			LockManager manager, LockableMethod method, String key) {
 		CompletableFuture<Object> result = new CompletableFuture<>();
 		stage.whenComplete((value, error) -> manager.releaseAsync(handle).whenComplete((ignored, neverFails) -> {
+			if (LockAttempts.isFinishLogged(method)) {
+				LockAttempts.finished(method, key, manager.store().name(), handle.elapsed(), error,
+						error instanceof java.util.concurrent.CancellationException);
+			}
 			if (error != null) {
 				result.completeExceptionally(error);
 			}
@@ -148,7 +155,7 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 			return method.key(invocation.getThis(), invocation.getArguments());
 		}
 		catch (InvalidLockKeyException ex) {
-			logger.warn("{}: not run, {}", method.description(), ex.getMessage());
+			LockAttempts.invalidKey(method, ex);
 			throw ex;
 		}
 	}
@@ -157,12 +164,18 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 		return this.lockManager.obtain();
 	}
 
-	void skipped(LockableMethod method, String key, AcquireResult.Held held) {
-		if (logger.isInfoEnabled()) {
-			logger.info("{} skipped, already running: lock {} held{}{}", method.description(), key,
-					(held.remainingTtl() != null) ? ", " + held.remainingTtl().toMillis() + "ms of TTL left" : "",
-					(held.age() != null) ? ", acquired " + held.age().toMillis() + "ms ago" : "");
+	/**
+	 * Logs a held lock; returns whether the call is skipped (policy SKIP) rather than
+	 * refused with a conflict.
+	 */
+	boolean notRunBecauseHeld(LockableMethod method, String key, AcquireResult.Held held) {
+		String store = lockManager().store().name();
+		if (method.conflictPolicy() == ConflictPolicy.SKIP) {
+			LockAttempts.skipped(method, key, store, held);
+			return true;
 		}
+		LockAttempts.conflicted(method, key, store, held);
+		return false;
 	}
 
 	static LockConflictException conflict(LockableMethod method, AcquireResult.Held held) {
@@ -172,17 +185,16 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 
 	/**
 	 * The store failed: with {@link StoreFailurePolicy#FAIL} throws, with
-	 * {@link StoreFailurePolicy#PROCEED} logs and returns so that the caller runs the method
-	 * unlocked.
+	 * {@link StoreFailurePolicy#PROCEED} returns so that the caller runs the method
+	 * unlocked. Logged either way.
 	 */
-	void failedWithoutLock(LockableMethod method, AcquireResult.Failed failed) {
-		if (this.storeFailure == StoreFailurePolicy.PROCEED) {
-			logger.warn("{}: lock store unavailable, running without a lock (lockable.store-failure=proceed)",
-					method.description());
-			return;
+	void proceedWithoutLock(LockableMethod method, String key, AcquireResult.Failed failed) {
+		boolean proceeding = this.storeFailure == StoreFailurePolicy.PROCEED;
+		LockAttempts.storeFailed(method, key, lockManager().store().name(), failed.cause(), proceeding);
+		if (!proceeding) {
+			throw new LockStoreUnavailableException(
+					"Lock store unavailable; " + method.description() + " did not run", failed.cause());
 		}
-		throw new LockStoreUnavailableException("Lock store unavailable; " + method.description() + " did not run",
-				failed.cause());
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import org.aopalliance.intercept.MethodInvocation;
 import reactor.core.publisher.Mono;
 
-import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.core.LockManager;
@@ -44,8 +43,9 @@ final class ReactiveLocking {
 			Mono<AcquireResult> resource = Mono.fromFuture(acquiring, true)
 				.doOnCancel(() -> acquiring.thenAccept((result) -> release(manager, result).subscribe()));
 			return Mono.usingWhen(resource, (result) -> body(result, source, method, key, interceptor),
-					(result) -> release(manager, result), (result, error) -> release(manager, result),
-					(result) -> release(manager, result));
+					(result) -> release(manager, result, method, key, null, false),
+					(result, error) -> release(manager, result, method, key, error, false),
+					(result) -> release(manager, result, method, key, null, true));
 		});
 	}
 
@@ -55,14 +55,13 @@ final class ReactiveLocking {
 			return source;
 		}
 		if (result instanceof AcquireResult.Held held) {
-			if (method.conflictPolicy() == ConflictPolicy.SKIP) {
-				interceptor.skipped(method, key, held);
+			if (interceptor.notRunBecauseHeld(method, key, held)) {
 				return Mono.empty();
 			}
 			return Mono.error(LockableMethodInterceptor.conflict(method, held));
 		}
 		try {
-			interceptor.failedWithoutLock(method, (AcquireResult.Failed) result);
+			interceptor.proceedWithoutLock(method, key, (AcquireResult.Failed) result);
 		}
 		catch (LockStoreUnavailableException ex) {
 			return Mono.error(ex);
@@ -75,6 +74,16 @@ final class ReactiveLocking {
 			return Mono.fromCompletionStage(() -> manager.releaseAsync(acquired.handle()));
 		}
 		return Mono.empty();
+	}
+
+	private static Mono<Void> release(LockManager manager, AcquireResult result, LockableMethod method, String key,
+			Throwable error, boolean cancelled) {
+		Mono<Void> release = release(manager, result);
+		if (result instanceof AcquireResult.Acquired acquired && LockAttempts.isFinishLogged(method)) {
+			return release.doOnTerminate(() -> LockAttempts.finished(method, key, manager.store().name(),
+					acquired.handle().elapsed(), error, cancelled));
+		}
+		return release;
 	}
 
 }

@@ -69,7 +69,7 @@ public class LockManager {
 	 * Tries once to take the lock.
 	 * @param key the full key
 	 * @param ttl the lock's TTL
-	 * @return acquired, held, or failed (logged)
+	 * @return acquired, held, or failed
 	 */
 	public AcquireResult acquire(String key, Duration ttl) {
 		return acquired(key, this.store.acquire(new LockRequest(key, ttl)));
@@ -79,7 +79,7 @@ public class LockManager {
 	 * Tries once to take the lock, without blocking the caller.
 	 * @param key the full key
 	 * @param ttl the lock's TTL
-	 * @return a stage with acquired, held, or failed (logged); it never completes
+	 * @return a stage with acquired, held, or failed; it never completes
 	 * exceptionally for a store failure
 	 */
 	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl) {
@@ -88,10 +88,11 @@ public class LockManager {
 
 	private AcquireResult acquired(String key, AcquireResult result) {
 		this.metrics.acquireAttempted(result);
-		if (result instanceof AcquireResult.Failed failed) {
+		if (result instanceof AcquireResult.Failed failed && logger.isDebugEnabled()) {
+			// The caller decides what a failure means and reports it.
 			LockStoreException cause = failed.cause();
-			logger.error("Lock store '{}' failed to acquire {}: {}", this.store.name(), key, cause.getMessage());
-			logger.debug("Lock store failure", cause);
+			logger.debug("Lock store '" + this.store.name() + "' failed to acquire " + key + " (" + cause.getCode()
+					+ ")", cause);
 		}
 		return result;
 	}

@@ -1,0 +1,132 @@
+package io.github.lockable.aop;
+
+import java.time.Duration;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.InvalidLockKeyException;
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockStoreException;
+
+import org.springframework.lang.Nullable;
+
+/**
+ * One log event per lock attempt, on the {@value #CATEGORY} logger, with structured fields
+ * (SLF4J key-value pairs, shown by Spring Boot's structured logging) and the same facts in
+ * the message for plain-text logs: {@code lock.method}, {@code lock.key}, {@code lock.store},
+ * {@code lock.acquired}, {@code lock.age_ms} (of a lock found held, where the store knows
+ * it), {@code lock.ttl_left_ms}, {@code lock.pid}, {@code lock.exit} ({@code ok},
+ * {@code error}, {@code cancelled}, {@code skipped}, {@code conflict}, {@code not-run},
+ * {@code unlocked}), {@code lock.held_ms} and {@code lock.error_code}. Never a token, never
+ * a raw argument.
+ * <p>
+ * Levels: a store failure is an ERROR and an invalid key a WARN; a skip is an INFO. Every
+ * attempt of a {@link ConflictPolicy#SKIP} method, the policy of scheduled and batch jobs,
+ * is logged at INFO; other attempts (request handlers) at DEBUG, so the hot path pays
+ * nothing unless asked.
+ */
+final class LockAttempts {
+
+	static final String CATEGORY = "io.github.lockable.attempt";
+
+	private static final Logger logger = LoggerFactory.getLogger(CATEGORY);
+
+	private static final long PID = ProcessHandle.current().pid();
+
+	private LockAttempts() {
+	}
+
+	static boolean isFinishLogged(LockableMethod method) {
+		return logger.isEnabledForLevel(routineLevel(method));
+	}
+
+	/** The method ran under the lock and the lock was released. */
+	static void finished(LockableMethod method, String key, String store, Duration held, @Nullable Throwable error,
+			boolean cancelled) {
+		Level level = routineLevel(method);
+		if (!logger.isEnabledForLevel(level)) {
+			return;
+		}
+		String exit = cancelled ? "cancelled" : (error != null) ? "error" : "ok";
+		LoggingEventBuilder event = common(logger.atLevel(level), method, key, store).addKeyValue("lock.acquired", true)
+			.addKeyValue("lock.exit", exit)
+			.addKeyValue("lock.held_ms", held.toMillis());
+		if (error != null && !cancelled) {
+			event = event.addKeyValue("lock.error_code", error.getClass().getSimpleName());
+		}
+		event.log("{}: lock {} acquired on {}, exit {} after {}ms{}", method.description(), key, store, exit,
+				held.toMillis(), (error != null && !cancelled) ? " (" + error.getClass().getSimpleName() + ")" : "");
+	}
+
+	/** The lock was held and the policy is SKIP. */
+	static void skipped(LockableMethod method, String key, String store, AcquireResult.Held held) {
+		if (logger.isInfoEnabled()) {
+			held(logger.atInfo(), method, key, store, held, "skipped")
+				.log("{} skipped: already running (lock {} on {}{}{})", method.description(), key, store,
+						(held.age() != null) ? ", held for " + held.age().toMillis() + "ms" : "",
+						(held.remainingTtl() != null) ? ", " + held.remainingTtl().toMillis() + "ms of TTL left" : "");
+		}
+	}
+
+	/** The lock was held and the caller gets a conflict. */
+	static void conflicted(LockableMethod method, String key, String store, AcquireResult.Held held) {
+		Level level = routineLevel(method);
+		if (logger.isEnabledForLevel(level)) {
+			held(logger.atLevel(level), method, key, store, held, "conflict")
+				.log("{} not run: lock {} on {} is held ({})", method.description(), key, store,
+						method.conflictPolicy());
+		}
+	}
+
+	/** The store did not answer; the method runs unlocked or not at all. */
+	static void storeFailed(LockableMethod method, String key, String store, LockStoreException cause,
+			boolean proceeding) {
+		common(logger.atError(), method, key, store).addKeyValue("lock.acquired", false)
+			.addKeyValue("lock.exit", proceeding ? "unlocked" : "not-run")
+			.addKeyValue("lock.error_code", cause.getCode())
+			.log("{} {}: lock store {} failed to acquire {} ({}: {})", method.description(),
+					proceeding ? "runs without a lock (lockable.store-failure=proceed)" : "not run", store, key,
+					cause.getCode(), cause.getMessage());
+	}
+
+	/** The resolver's key broke the key rules; the message does not contain the value. */
+	static void invalidKey(LockableMethod method, InvalidLockKeyException ex) {
+		logger.atWarn()
+			.addKeyValue("lock.method", method.description())
+			.addKeyValue("lock.acquired", false)
+			.addKeyValue("lock.pid", PID)
+			.addKeyValue("lock.exit", "not-run")
+			.addKeyValue("lock.error_code", "INVALID_KEY")
+			.log("{} not run: {}", method.description(), ex.getMessage());
+	}
+
+	private static LoggingEventBuilder held(LoggingEventBuilder builder, LockableMethod method, String key,
+			String store, AcquireResult.Held held, String exit) {
+		LoggingEventBuilder event = common(builder, method, key, store).addKeyValue("lock.acquired", false)
+			.addKeyValue("lock.exit", exit);
+		if (held.age() != null) {
+			event = event.addKeyValue("lock.age_ms", held.age().toMillis());
+		}
+		if (held.remainingTtl() != null) {
+			event = event.addKeyValue("lock.ttl_left_ms", held.remainingTtl().toMillis());
+		}
+		return event;
+	}
+
+	private static LoggingEventBuilder common(LoggingEventBuilder builder, LockableMethod method, String key,
+			String store) {
+		return builder.addKeyValue("lock.method", method.description())
+			.addKeyValue("lock.key", key)
+			.addKeyValue("lock.store", store)
+			.addKeyValue("lock.pid", PID);
+	}
+
+	private static Level routineLevel(LockableMethod method) {
+		return (method.conflictPolicy() == ConflictPolicy.SKIP) ? Level.INFO : Level.DEBUG;
+	}
+
+}
