@@ -73,8 +73,7 @@ class LockableHttpTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> RedisTestServer.shared().host());
-		registry.add("spring.data.redis.port", () -> RedisTestServer.shared().port());
+		RedisTestServer.registerConnectionProperties(registry);
 	}
 
 	@BeforeEach

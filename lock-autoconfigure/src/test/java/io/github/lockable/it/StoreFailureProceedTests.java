@@ -44,8 +44,7 @@ class StoreFailureProceedTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> RedisTestServer.shared().host());
-		registry.add("spring.data.redis.port", () -> RedisTestServer.shared().port());
+		RedisTestServer.registerConnectionProperties(registry);
 	}
 
 	@AfterEach

@@ -43,8 +43,7 @@ class SampleApplicationTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> RedisTestServer.shared().host());
-		registry.add("spring.data.redis.port", () -> RedisTestServer.shared().port());
+		RedisTestServer.registerConnectionProperties(registry);
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A real Redis server for tests, one per JVM, found or started the first time a test asks.
@@ -142,6 +143,16 @@ public abstract class RedisTestServer {
 	 */
 	public void flushAll() {
 		commands().flushall();
+	}
+
+	/**
+	 * Points a Spring Boot test at the shared server. Use it from a
+	 * {@code @DynamicPropertySource} method.
+	 * @param registry the test's dynamic properties
+	 */
+	public static void registerConnectionProperties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> shared().host());
+		registry.add("spring.data.redis.port", () -> shared().port());
 	}
 
 	/**
