@@ -3,7 +3,6 @@ package io.github.lockable.store.file;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -36,16 +35,12 @@ record LockDirectory(Path path, LockGuard guard, LockFiles files) {
 	 */
 	static LockDirectory prepare(Path directory, boolean hardLinks) throws IOException {
 		if (!Files.isDirectory(directory)) {
-			if (Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
-				throw new NotDirectoryException(directory.toString());
-			}
 			try {
+				// succeeds as well when another process creates the directory meanwhile
 				Files.createDirectories(directory, FilePermissions.directory(directory));
 			}
 			catch (FileAlreadyExistsException ex) {
-				if (!Files.isDirectory(directory)) {
-					throw new NotDirectoryException(directory.toString());
-				}
+				throw new NotDirectoryException(directory.toString());
 			}
 		}
 		else {

@@ -12,6 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -161,6 +166,32 @@ class FileLockStoreTests extends LockStoreContractTests {
 		}
 		try (Stream<Path> files = Files.list(this.directory)) {
 			assertThat(files).map((file) -> file.getFileName().toString()).containsExactly(LockGuard.FILE_NAME);
+		}
+	}
+
+	@Test
+	void storesThatCreateTheSameDirectoryAtOnceAllSucceed() throws Exception {
+		int stores = 6;
+		ExecutorService pool = Executors.newFixedThreadPool(stores);
+		try {
+			for (int round = 0; round < 30; round++) {
+				Path fresh = this.temp.resolve("fresh-" + round).resolve("locks");
+				CyclicBarrier barrier = new CyclicBarrier(stores);
+				List<Future<AcquireResult>> results = new ArrayList<>();
+				for (int i = 0; i < stores; i++) {
+					String name = "first-use-" + i;
+					results.add(pool.submit(() -> {
+						barrier.await(10, TimeUnit.SECONDS);
+						return new FileLockStore(fresh).acquire(new LockRequest(name, LONG_TTL));
+					}));
+				}
+				for (Future<AcquireResult> result : results) {
+					assertThat(result.get(30, TimeUnit.SECONDS)).isInstanceOf(AcquireResult.Acquired.class);
+				}
+			}
+		}
+		finally {
+			pool.shutdownNow();
 		}
 	}
 
