@@ -30,8 +30,9 @@ import org.springframework.lang.Nullable;
 /**
  * A {@link LockStore} of lock files in one directory, for several processes on one host
  * (cron jobs, two instances of an application, a command line tool) without a server.
- * Processes on other hosts do not see each other's locks, even on a shared network file
- * system: use the Redis store there.
+ * Not for several hosts, not even on a shared network file system, where OS file locks
+ * and hard links are not to be relied on and a holder's process cannot be checked: use
+ * the Redis store there.
  * <p>
  * <b>Files.</b> A lock is a file {@code <name>.lock}, where the name is the key with every
  * byte outside {@code [A-Za-z0-9._-]} percent-encoded, shortened with a SHA-256 suffix when
@@ -151,7 +152,8 @@ public final class FileLockStore implements LockStore {
 				Instant staleAt = unreadable.modified().plus(request.ttl());
 				if (now.isBefore(staleAt)) {
 					Duration age = Duration.between(unreadable.modified(), now);
-					return new AcquireResult.Held(Duration.between(now, staleAt), age.isNegative() ? Duration.ZERO : age);
+					return new AcquireResult.Held(Duration.between(now, staleAt),
+							age.isNegative() ? Duration.ZERO : age);
 				}
 			}
 			LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), this.identity, now,
@@ -188,14 +190,14 @@ public final class FileLockStore implements LockStore {
 					((Unreadable) state).modified());
 			return;
 		}
-		LockMetadata holder = present.metadata();
-		if (holder.isExpired(now)) {
-			logger.info("Reclaimed the lock '{}' of pid {} on {}, expired {} ago", holder.job(), holder.holder().pid(),
-					holder.holder().host(), Duration.between(holder.expiresAt(), now));
+		ProcessIdentity holder = present.metadata().holder();
+		if (present.metadata().isExpired(now)) {
+			logger.info("Reclaimed the lock '{}' of pid {} on {}, expired {}ms ago", key, holder.pid(), holder.host(),
+					Duration.between(present.metadata().expiresAt(), now).toMillis());
 		}
 		else {
-			logger.warn("Reclaimed the lock '{}' of pid {} on {}: that process ended without releasing it after {}",
-					holder.job(), holder.holder().pid(), holder.holder().host(), holder.age(now));
+			logger.warn("Reclaimed the lock '{}' of pid {} on {}: that process ended without releasing it, {}ms after "
+					+ "it took the lock", key, holder.pid(), holder.host(), present.metadata().age(now).toMillis());
 		}
 	}
 

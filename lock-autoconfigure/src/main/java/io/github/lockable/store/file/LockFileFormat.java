@@ -27,9 +27,9 @@ import org.springframework.lang.Nullable;
  * }
  * </pre>
  *
- * Non-ASCII and control characters are written as {@code \\uXXXX}, so a file is plain
- * ASCII. Reading ignores unknown fields and refuses anything else that is not exactly such
- * an object: a half-written or foreign file is malformed, never misread.
+ * Non-ASCII and control characters are written as JSON unicode escapes, so a file is
+ * plain ASCII. Reading ignores unknown fields and refuses anything else that is not
+ * exactly such an object: a half-written or foreign file is malformed, never misread.
  */
 final class LockFileFormat {
 

@@ -16,10 +16,11 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Set;
 
-import io.github.lockable.store.LockTokens;
-import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.LockTokens;
+import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 
 /**
  * The file operations on lock files of one directory. The callers hold the

@@ -36,7 +36,8 @@ record LockMetadata(String job, String token, ProcessIdentity holder, Instant st
 	}
 
 	boolean isOwnedBy(String token) {
-		return MessageDigest.isEqual(this.token.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+		return MessageDigest.isEqual(this.token.getBytes(StandardCharsets.UTF_8),
+				token.getBytes(StandardCharsets.UTF_8));
 	}
 
 	Duration remainingTtl(Instant now) {

@@ -1,22 +1,27 @@
 package io.github.lockable.store.file;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStoreException;
@@ -41,10 +46,15 @@ class FileLockStoreFailureTests {
 
 	private Path restoreWritable;
 
+	private Path restoreMutable;
+
 	@AfterEach
-	void restorePermissions() throws IOException {
+	void restorePermissions() throws Exception {
 		if (this.restoreWritable != null) {
 			Files.setPosixFilePermissions(this.restoreWritable, PosixFilePermissions.fromString("rwx------"));
+		}
+		if (this.restoreMutable != null) {
+			chattr("-i", this.restoreMutable);
 		}
 	}
 
@@ -87,6 +97,27 @@ class FileLockStoreFailureTests {
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("EACCES");
 	}
 
+	/**
+	 * An immutable directory refuses changes even to root, so this runs where the
+	 * permission tests above cannot: the lock that exists is still reported held, and
+	 * everything that needs a change fails.
+	 */
+	@Test
+	void immutableLockDirectoryFailsEvenForRootButStillReportsHeldLocks() throws Exception {
+		Path directory = this.temp.resolve("locks");
+		FileLockStore store = new FileLockStore(directory);
+		LockHandle held = ((AcquireResult.Acquired) store.acquire(new LockRequest("held", TTL))).handle();
+		assumeTrue(chattr("+i", directory), "needs chattr and a file system and user that may set it immutable");
+		this.restoreMutable = directory;
+
+		assertThat(store.acquire(new LockRequest("held", TTL))).isInstanceOf(AcquireResult.Held.class);
+		AcquireResult result = store.acquire(new LockRequest("new", TTL));
+		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("EPERM");
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(held::release)
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo("EPERM"));
+	}
+
 	@Test
 	void errnoNamesComeFromTheExceptionOrTheSystemMessage() {
 		assertThat(ErrorCodes.of(new AccessDeniedException("/x"))).isEqualTo("EACCES");
@@ -106,13 +137,25 @@ class FileLockStoreFailureTests {
 	void fullDeviceIsENOSPC() {
 		assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs /dev/full");
 		IOException full = new IOException("unexpected success");
-		try (var channel = Files.newByteChannel(Path.of("/dev/full"), java.nio.file.StandardOpenOption.WRITE)) {
-			channel.write(java.nio.ByteBuffer.wrap(new byte[1]));
+		try (SeekableByteChannel channel = Files.newByteChannel(Path.of("/dev/full"), StandardOpenOption.WRITE)) {
+			channel.write(ByteBuffer.wrap(new byte[1]));
 		}
 		catch (IOException ex) {
 			full = ex;
 		}
 		assertThat(ErrorCodes.of(full)).isEqualTo("ENOSPC");
+	}
+
+	private static boolean chattr(String change, Path directory) throws InterruptedException {
+		try {
+			Process process = new ProcessBuilder("chattr", change, directory.toString()).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	private void makeReadOnly(Path directory) throws IOException {

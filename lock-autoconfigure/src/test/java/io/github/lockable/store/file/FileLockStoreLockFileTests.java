@@ -74,7 +74,8 @@ class FileLockStoreLockFileTests {
 		assertThatExceptionOfType(MalformedLockFileException.class)
 			.isThrownBy(() -> LockFileFormat.read(content + "{}"));
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read(content.replaceFirst("\"expiresAt\": \"[^\"]+\"", "\"expiresAt\": \"soon\"")));
+			.isThrownBy(() -> LockFileFormat
+				.read(content.replaceFirst("\"expiresAt\": \"[^\"]+\"", "\"expiresAt\": \"soon\"")));
 		assertThatExceptionOfType(MalformedLockFileException.class)
 			.isThrownBy(() -> LockFileFormat.read(content.replaceFirst(",\\s*\"token\": \"[^\"]+\"", "")));
 	}

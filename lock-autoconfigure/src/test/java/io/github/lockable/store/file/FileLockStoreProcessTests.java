@@ -109,7 +109,7 @@ class FileLockStoreProcessTests {
 	 */
 	@Test
 	void lockOfAHolderKilledMidJobIsTakenOverAfterItsTtl() throws Exception {
-		Job holder = this.jobs.start(this.locks.toString(), KEY, "4000", LONG_TTL_MS);
+		Job holder = this.jobs.start(this.locks.toString(), KEY, "5000", LONG_TTL_MS);
 		assertThat(holder.awaitAnswer()).isEqualTo("started");
 		Instant expiresAt = expiresAt();
 		holder.process().destroyForcibly();

@@ -72,8 +72,8 @@ class FileLockStoreTests extends LockStoreContractTests {
 		JsonNode lock = LockFileFixtures.json(this.directory, key("report"));
 		List<String> fields = new ArrayList<>();
 		lock.fieldNames().forEachRemaining(fields::add);
-		assertThat(fields).containsExactly("format", "job", "pid", "host", "startedAt", "expiresAt", "version", "bootId",
-				"pidNamespace", "processStartTicks", "token");
+		assertThat(fields).containsExactly("format", "job", "pid", "host", "startedAt", "expiresAt", "version",
+				"bootId", "pidNamespace", "processStartTicks", "token");
 		assertThat(lock.get("format").asInt()).isEqualTo(1);
 		assertThat(lock.get("job").asText()).isEqualTo(key("report"));
 		assertThat(lock.get("pid").asLong()).isEqualTo(ProcessHandle.current().pid());
@@ -126,8 +126,8 @@ class FileLockStoreTests extends LockStoreContractTests {
 	void extendMovesTheExpiryInTheFileButNotTheStart() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-07-27T23:00:00Z"));
 		FileLockStore store = new FileLockStore(this.directory, null, FileStoreOptions.defaults().withClock(clock));
-		LockHandle handle = ((AcquireResult.Acquired) store.acquire(new LockRequest(key("ext"), Duration.ofSeconds(10))))
-			.handle();
+		LockHandle handle = ((AcquireResult.Acquired) store
+			.acquire(new LockRequest(key("ext"), Duration.ofSeconds(10)))).handle();
 		clock.advance(Duration.ofSeconds(4));
 		assertThat(handle.extend(Duration.ofSeconds(20))).isTrue();
 		JsonNode lock = LockFileFixtures.json(this.directory, key("ext"));
