@@ -270,7 +270,8 @@ public final class FileLockStore implements LockStore {
 		}
 		catch (GuardTimeoutException ex) {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
-					+ ": another process held its guard for " + this.options.guardTimeout().toMillis() + "ms",
+					+ ": its guard stayed taken for " + this.options.guardTimeout().toMillis()
+					+ "ms (another process is stopped or stuck while holding it)",
 					"TIMEOUT", ex);
 		}
 		catch (LockStoreException ex) {

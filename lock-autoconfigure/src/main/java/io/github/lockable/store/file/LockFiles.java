@@ -52,10 +52,6 @@ final class LockFiles {
 		this.hardLinks = hardLinks;
 	}
 
-	Path directory() {
-		return this.directory;
-	}
-
 	/**
 	 * Writes a complete temporary file next to the lock file.
 	 * @param name the lock name
