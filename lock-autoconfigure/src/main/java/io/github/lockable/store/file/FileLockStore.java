@@ -1,0 +1,327 @@
+package io.github.lockable.store.file;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.LockTokens;
+import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.file.LockFileState.Present;
+import io.github.lockable.store.file.LockFileState.Unreadable;
+import io.github.lockable.store.file.LockGuard.GuardTimeoutException;
+
+import org.springframework.lang.Nullable;
+
+/**
+ * A {@link LockStore} of lock files in one directory, for several processes on one host
+ * (cron jobs, two instances of an application, a command line tool) without a server.
+ * Not for several hosts, not even on a shared network file system, where OS file locks
+ * and hard links are not to be relied on and a holder's process cannot be checked: use
+ * the Redis store there.
+ * <p>
+ * <b>Files.</b> A lock is a file {@code <name>.lock}, where the name is the key with every
+ * byte outside {@code [A-Za-z0-9._-]} percent-encoded, shortened with a SHA-256 suffix when
+ * long, so that no key can name a file outside the directory. The file holds metadata
+ * only: the key ({@code job}), the holder's pid, host and process start, when the lock was
+ * taken and when it expires, the application version if known, and the owner's token; never
+ * arguments or other data of the locked call. The directory is created if missing, and
+ * everything the store creates is owner-only ({@code rwx------} and {@code rw-------})
+ * where the file system has POSIX permissions.
+ * <p>
+ * <b>Acquire.</b> The new lock is written to a temporary file and published with a hard
+ * link, which is atomic and fails if a lock file exists, so no reader ever sees a
+ * half-written lock. If one exists it is read: a live lock answers
+ * {@link AcquireResult.Held} with its remaining TTL and age; a stale one is replaced with
+ * an atomic rename.
+ * <p>
+ * <b>Stale locks.</b> A lock is stale once its TTL has run out ({@code expiresAt} in the
+ * file, on the wall clock), or at once when its holder is known to be dead: on Linux, a
+ * holder on this host, in this boot and pid namespace, whose process is gone, a zombie, or
+ * replaced by a newer process with the same pid (see {@link ProcessIdentity}). Elsewhere,
+ * or when in doubt, the TTL decides. A file that cannot be parsed (damaged, or partly
+ * written on a file system without hard links) counts as held for one TTL of the request
+ * from its last modification.
+ * <p>
+ * <b>No race.</b> Every step that reads a lock file and acts on it (reclaim, release,
+ * extend) runs under a {@link LockGuard}: an OS file lock, which the kernel drops when a
+ * process dies, plus a lock inside the JVM. Two processes that find the same stale lock
+ * take turns, and the second finds the first one's new lock; a release or extend deletes or
+ * changes only a lock file that holds the caller's token at that moment.
+ * <p>
+ * <b>Failures.</b> A file operation that fails (permission denied, a missing or
+ * uncreatable directory, a path through a regular file, a full disk, a read-only file
+ * system) gives {@link AcquireResult.Failed}, or a {@link LockStoreException} from release
+ * and extend, whose {@link LockStoreException#getCode() code} is the errno name:
+ * {@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, {@code ENOSPC}, {@code EROFS} and so on,
+ * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for two
+ * seconds. Every call blocks for microseconds, at most for that timeout.
+ */
+public final class FileLockStore implements LockStore {
+
+	private static final Logger logger = LoggerFactory.getLogger(FileLockStore.class);
+
+	private final Path directory;
+
+	@Nullable
+	private final String version;
+
+	private final FileStoreOptions options;
+
+	private final long guardTimeoutNanos;
+
+	private final ProcessIdentity identity = ProcessIdentity.current();
+
+	private final Object prepareMonitor = new Object();
+
+	@Nullable
+	private volatile LockDirectory prepared;
+
+	/**
+	 * Creates a store of lock files in a directory, created when first needed.
+	 * @param directory the lock directory; never a directory that anything else cleans up
+	 */
+	public FileLockStore(Path directory) {
+		this(directory, null);
+	}
+
+	/**
+	 * Creates a store of lock files in a directory, created when first needed.
+	 * @param directory the lock directory; never a directory that anything else cleans up
+	 * @param version the application version written into lock files, or {@code null}
+	 */
+	public FileLockStore(Path directory, @Nullable String version) {
+		this(directory, version, FileStoreOptions.defaults());
+	}
+
+	FileLockStore(Path directory, @Nullable String version, FileStoreOptions options) {
+		this.directory = Objects.requireNonNull(directory, "directory must not be null").toAbsolutePath().normalize();
+		this.version = version;
+		this.options = Objects.requireNonNull(options, "options must not be null");
+		this.guardTimeoutNanos = options.guardTimeout().toNanos();
+	}
+
+	@Override
+	public String name() {
+		return "file";
+	}
+
+	@Override
+	public AcquireResult acquire(LockRequest request) {
+		LockFileName name = LockFileName.of(request.key());
+		try {
+			return run("acquire", request.key(), name, (directory) -> acquire(directory, name, request));
+		}
+		catch (LockStoreException ex) {
+			return new AcquireResult.Failed(ex);
+		}
+	}
+
+	/**
+	 * Reads first, as most attempts under contention find a live lock and a read is the
+	 * cheapest answer. A free lock is still created only by the atomic, exclusive hard link,
+	 * which fails if any lock file exists, and a stale one is replaced only under the guard.
+	 */
+	private AcquireResult acquire(LockDirectory directory, LockFileName name, LockRequest request) throws IOException {
+		LockFiles files = directory.files();
+		Path lock = name.lockFile(directory.path());
+		for (int attempt = 1; attempt <= 3; attempt++) {
+			LockFileState state = files.read(lock);
+			Instant now = now();
+			if (state instanceof Present present) {
+				LockMetadata holder = present.metadata();
+				if (!holder.isExpired(now) && !isKnownDead(holder)) {
+					return new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
+				}
+			}
+			else if (state instanceof Unreadable unreadable) {
+				Instant staleAt = unreadable.modified().plus(request.ttl());
+				if (now.isBefore(staleAt)) {
+					Duration age = Duration.between(unreadable.modified(), now);
+					return new AcquireResult.Held(Duration.between(now, staleAt),
+							age.isNegative() ? Duration.ZERO : age);
+				}
+			}
+			LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), this.identity, now,
+					now.plus(request.ttl()), this.version);
+			byte[] content = LockFileFormat.write(mine).getBytes(StandardCharsets.US_ASCII);
+			Path temp = files.writeTemp(name, content);
+			try {
+				if (state == LockFileState.Missing.INSTANCE) {
+					if (files.create(lock, temp, content)) {
+						return acquired(mine, request);
+					}
+					// created by something that ignores the guard: read it again
+				}
+				else {
+					files.replace(lock, temp);
+					logReclaim(request.key(), state, now);
+					return acquired(mine, request);
+				}
+			}
+			finally {
+				files.deleteQuietly(temp);
+			}
+		}
+		throw new IOException("Lock file " + lock + " keeps appearing and disappearing");
+	}
+
+	private boolean isKnownDead(LockMetadata holder) {
+		return this.options.detectDeadHolders() && holder.holder().isKnownDead(this.identity);
+	}
+
+	private void logReclaim(String key, LockFileState state, Instant now) {
+		if (!(state instanceof Present present)) {
+			logger.warn("Replaced the unreadable lock file of '{}', last modified {}", key,
+					((Unreadable) state).modified());
+			return;
+		}
+		ProcessIdentity holder = present.metadata().holder();
+		if (present.metadata().isExpired(now)) {
+			logger.info("Reclaimed the lock '{}' of pid {} on {}, expired {}ms ago", key, holder.pid(), holder.host(),
+					Duration.between(present.metadata().expiresAt(), now).toMillis());
+		}
+		else {
+			logger.warn("Reclaimed the lock '{}' of pid {} on {}: that process ended without releasing it, {}ms after "
+					+ "it took the lock", key, holder.pid(), holder.host(), present.metadata().age(now).toMillis());
+		}
+	}
+
+	private AcquireResult acquired(LockMetadata mine, LockRequest request) {
+		LockLease lease = new LockLease(request.key(), mine.token(), mine.startedAt(), request.ttl());
+		return new AcquireResult.Acquired(new LockHandle(this, lease));
+	}
+
+	@Override
+	public ReleaseResult release(LockLease lease) {
+		LockFileName name = LockFileName.of(lease.key());
+		return run("release", lease.key(), name, (directory) -> {
+			Path lock = name.lockFile(directory.path());
+			if (!(directory.files().read(lock) instanceof Present present)
+					|| !present.metadata().isOwnedBy(lease.token())) {
+				return ReleaseResult.NOT_OWNER;
+			}
+			directory.files().delete(lock);
+			return present.metadata().isExpired(now()) ? ReleaseResult.NOT_OWNER : ReleaseResult.RELEASED;
+		});
+	}
+
+	@Override
+	public boolean extend(LockLease lease, Duration ttl) {
+		if (ttl.toMillis() < 1) {
+			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
+		}
+		LockFileName name = LockFileName.of(lease.key());
+		return run("extend", lease.key(), name, (directory) -> {
+			Path lock = name.lockFile(directory.path());
+			Instant now = now();
+			if (!(directory.files().read(lock) instanceof Present present)
+					|| !present.metadata().isOwnedBy(lease.token()) || present.metadata().isExpired(now)) {
+				return false;
+			}
+			LockMetadata extended = present.metadata().withExpiresAt(now.plus(ttl));
+			Path temp = directory.files()
+				.writeTemp(name, LockFileFormat.write(extended).getBytes(StandardCharsets.US_ASCII));
+			try {
+				directory.files().replace(lock, temp);
+			}
+			finally {
+				directory.files().deleteQuietly(temp);
+			}
+			return true;
+		});
+	}
+
+	/**
+	 * Runs a step on a lock under its guard, in the prepared directory; if the directory
+	 * vanished (deleted by hand or by a cleaner), prepares it again and retries once.
+	 */
+	private <T> T run(String operation, String key, LockFileName name, LockStep<T> step) {
+		try {
+			LockDirectory directory = directory();
+			try {
+				return directory.guard().call(name, this.guardTimeoutNanos, () -> step.run(directory));
+			}
+			catch (NoSuchFileException ex) {
+				if (Files.isDirectory(directory.path())) {
+					throw ex;
+				}
+				LockDirectory again = prepareAgain(directory);
+				return again.guard().call(name, this.guardTimeoutNanos, () -> step.run(again));
+			}
+		}
+		catch (IOException ex) {
+			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": "
+					+ ex.getMessage(), ErrorCodes.of(ex), ex);
+		}
+		catch (GuardTimeoutException ex) {
+			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
+					+ ": its guard stayed taken for " + this.options.guardTimeout().toMillis()
+					+ "ms (another process is stopped or stuck while holding it)",
+					"TIMEOUT", ex);
+		}
+		catch (LockStoreException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": "
+					+ ex, ex);
+		}
+	}
+
+	private LockDirectory directory() throws IOException {
+		LockDirectory current = this.prepared;
+		if (current != null) {
+			return current;
+		}
+		synchronized (this.prepareMonitor) {
+			if (this.prepared == null) {
+				this.prepared = LockDirectory.prepare(this.directory, this.options.hardLinks());
+			}
+			return this.prepared;
+		}
+	}
+
+	private LockDirectory prepareAgain(LockDirectory vanished) throws IOException {
+		synchronized (this.prepareMonitor) {
+			if (this.prepared == vanished) {
+				this.prepared = null;
+			}
+		}
+		return directory();
+	}
+
+	private Instant now() {
+		return this.options.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+	}
+
+	@Override
+	public String toString() {
+		return "FileLockStore[" + this.directory + "]";
+	}
+
+	/**
+	 * One step on a lock, run under its guard.
+	 */
+	@FunctionalInterface
+	private interface LockStep<T> {
+
+		T run(LockDirectory directory) throws IOException;
+
+	}
+
+}

@@ -1,0 +1,120 @@
+package io.github.lockable.store.file;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The file name of a lock key: a single path element that can never leave the lock
+ * directory.
+ * <p>
+ * Every UTF-8 byte outside {@code [A-Za-z0-9._-]} is percent-encoded (a leading dot too,
+ * so lock files are never hidden and never look like {@code .} or {@code ..}); the
+ * encoding is injective because {@code %} itself is encoded. A name longer than
+ * {@value #READABLE_LENGTH} characters keeps a readable prefix and ends in {@code ~} plus
+ * the SHA-256 of the whole key, which no short name contains, so every name stays far
+ * below the usual 255-byte limit even with the suffixes of its companion files.
+ * <p>
+ * On a case-insensitive file system two keys that differ only in case share one lock
+ * file: they exclude each other, which is never unsafe.
+ *
+ * @param base the encoded key, without suffix
+ */
+record LockFileName(String base) {
+
+	static final int READABLE_LENGTH = 100;
+
+	private static final String LOCK_SUFFIX = ".lock";
+
+	private static final String TEMP_SUFFIX = ".tmp";
+
+	private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+	/**
+	 * Encodes a key.
+	 * @param key any lock key
+	 * @return its file name
+	 */
+	static LockFileName of(String key) {
+		byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+		StringBuilder name = new StringBuilder(bytes.length + 16);
+		for (int i = 0; i < bytes.length; i++) {
+			int b = bytes[i] & 0xff;
+			if (isSafe(b) && !(i == 0 && b == '.')) {
+				name.append((char) b);
+			}
+			else {
+				name.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
+			}
+		}
+		if (name.length() > READABLE_LENGTH) {
+			int cut = READABLE_LENGTH;
+			// do not split an escape: %XX is three characters
+			if (name.charAt(cut - 1) == '%') {
+				cut -= 1;
+			}
+			else if (name.charAt(cut - 2) == '%') {
+				cut -= 2;
+			}
+			name.setLength(cut);
+			name.append('~').append(sha256(bytes));
+		}
+		return new LockFileName(name.toString());
+	}
+
+	private static boolean isSafe(int b) {
+		return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '.' || b == '_'
+				|| b == '-';
+	}
+
+	private static String sha256(byte[] bytes) {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+		}
+	}
+
+	/**
+	 * The lock file of this name in a directory.
+	 * @param directory the lock directory
+	 * @return the lock file
+	 */
+	Path lockFile(Path directory) {
+		return inside(directory, this.base + LOCK_SUFFIX);
+	}
+
+	/**
+	 * A hidden temporary file of this name in a directory, unique per {@code unique}.
+	 * @param directory the lock directory
+	 * @param unique a value no other temporary file of this name uses, such as a token
+	 * @return the temporary file
+	 */
+	Path tempFile(Path directory, String unique) {
+		return inside(directory, "." + this.base + "." + unique + TEMP_SUFFIX);
+	}
+
+	/**
+	 * Resolves a file name and checks that it names a direct child of the directory: the
+	 * encoding guarantees it, the check keeps it guaranteed.
+	 */
+	private static Path inside(Path directory, String fileName) {
+		Path file = directory.resolve(fileName);
+		if (!directory.equals(file.getParent()) || !fileName.equals(file.getFileName().toString())) {
+			throw new IllegalStateException("Lock file name escapes the lock directory");
+		}
+		return file;
+	}
+
+	/**
+	 * Which byte of the guard file serializes this name (see {@link LockGuard}).
+	 * @return a slot in {@code [0, slots)}
+	 */
+	int slot(int slots) {
+		return Math.floorMod(this.base.hashCode() * 0x9E3779B9, slots);
+	}
+
+}

@@ -1,0 +1,62 @@
+package io.github.lockable.store.file;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+import org.springframework.lang.Nullable;
+
+/**
+ * What a lock file says: who holds the lock, since when and until when. Metadata only:
+ * never arguments, user data, URLs or credentials.
+ *
+ * @param job the lock key
+ * @param token the owner's token, compared on release and extend; a secret of the holder
+ * that {@link #toString()} leaves out
+ * @param holder the process that holds the lock
+ * @param startedAt when the lock was acquired
+ * @param expiresAt when the lock becomes stale unless extended
+ * @param version the holder's application version, if known
+ */
+record LockMetadata(String job, String token, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
+		@Nullable String version) {
+
+	LockMetadata {
+		Objects.requireNonNull(job, "job must not be null");
+		Objects.requireNonNull(token, "token must not be null");
+		Objects.requireNonNull(holder, "holder must not be null");
+		Objects.requireNonNull(startedAt, "startedAt must not be null");
+		Objects.requireNonNull(expiresAt, "expiresAt must not be null");
+	}
+
+	boolean isExpired(Instant now) {
+		return !now.isBefore(this.expiresAt);
+	}
+
+	boolean isOwnedBy(String token) {
+		return MessageDigest.isEqual(this.token.getBytes(StandardCharsets.UTF_8),
+				token.getBytes(StandardCharsets.UTF_8));
+	}
+
+	Duration remainingTtl(Instant now) {
+		return Duration.between(now, this.expiresAt);
+	}
+
+	Duration age(Instant now) {
+		Duration age = Duration.between(this.startedAt, now);
+		return age.isNegative() ? Duration.ZERO : age;
+	}
+
+	LockMetadata withExpiresAt(Instant expiresAt) {
+		return new LockMetadata(this.job, this.token, this.holder, this.startedAt, expiresAt, this.version);
+	}
+
+	@Override
+	public String toString() {
+		return "LockMetadata[job=" + this.job + ", holder=" + this.holder + ", startedAt=" + this.startedAt
+				+ ", expiresAt=" + this.expiresAt + ", version=" + this.version + "]";
+	}
+
+}

@@ -1,0 +1,180 @@
+package io.github.lockable.store.file;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStoreException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A file operation that fails is a store failure with its errno name: acquire answers
+ * {@link AcquireResult.Failed}, never held; release and extend throw.
+ */
+class FileLockStoreFailureTests {
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	private static final boolean ROOT = "root".equals(System.getProperty("user.name"));
+
+	@TempDir
+	Path temp;
+
+	private Path restoreWritable;
+
+	private Path restoreMutable;
+
+	@AfterEach
+	void restorePermissions() throws Exception {
+		if (this.restoreWritable != null) {
+			Files.setPosixFilePermissions(this.restoreWritable, PosixFilePermissions.fromString("rwx------"));
+		}
+		if (this.restoreMutable != null) {
+			chattr("-i", this.restoreMutable);
+		}
+	}
+
+	@Test
+	void directoryThroughARegularFileIsENOTDIR() throws IOException {
+		Path file = Files.writeString(this.temp.resolve("regular"), "not a directory");
+		assertFailsEverywhere(new FileLockStore(file.resolve("locks")), "ENOTDIR");
+	}
+
+	@Test
+	void directoryThatIsARegularFileIsENOTDIR() throws IOException {
+		Path file = Files.writeString(this.temp.resolve("regular"), "not a directory");
+		assertFailsEverywhere(new FileLockStore(file), "ENOTDIR");
+		assertThat(Files.readString(file)).isEqualTo("not a directory");
+	}
+
+	@Test
+	void directoryThatCannotBeCreatedIsAFailureEvenForRoot() {
+		assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc, where nobody can create directories");
+		assertFailsEverywhere(new FileLockStore(Path.of("/proc/lockable-" + UUID.randomUUID() + "/locks")), "ENOENT");
+	}
+
+	@Test
+	void directoryUnderAReadOnlyParentIsEACCES() throws IOException {
+		Path parent = Files.createDirectory(this.temp.resolve("read-only-parent"));
+		makeReadOnly(parent);
+		assumeFalse(ROOT, "running as root, which may write to any directory: EACCES cannot happen");
+		assertFailsEverywhere(new FileLockStore(parent.resolve("locks")), "EACCES");
+	}
+
+	@Test
+	void readOnlyLockDirectoryIsEACCES() throws IOException {
+		Path directory = this.temp.resolve("locks");
+		FileLockStore store = new FileLockStore(directory);
+		((AcquireResult.Acquired) store.acquire(new LockRequest("before", TTL))).handle().release();
+		makeReadOnly(directory);
+		assumeFalse(ROOT, "running as root, which may write to any directory: EACCES cannot happen");
+		AcquireResult result = store.acquire(new LockRequest("after", TTL));
+		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("EACCES");
+	}
+
+	/**
+	 * An immutable directory refuses changes even to root, so this runs where the
+	 * permission tests above cannot: the lock that exists is still reported held, and
+	 * everything that needs a change fails.
+	 */
+	@Test
+	void immutableLockDirectoryFailsEvenForRootButStillReportsHeldLocks() throws Exception {
+		Path directory = this.temp.resolve("locks");
+		FileLockStore store = new FileLockStore(directory);
+		LockHandle held = ((AcquireResult.Acquired) store.acquire(new LockRequest("held", TTL))).handle();
+		assumeTrue(chattr("+i", directory), "needs chattr and a file system and user that may set it immutable");
+		this.restoreMutable = directory;
+
+		assertThat(store.acquire(new LockRequest("held", TTL))).isInstanceOf(AcquireResult.Held.class);
+		AcquireResult result = store.acquire(new LockRequest("new", TTL));
+		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("EPERM");
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(held::release)
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo("EPERM"));
+	}
+
+	@Test
+	void errnoNamesComeFromTheExceptionOrTheSystemMessage() {
+		assertThat(ErrorCodes.of(new AccessDeniedException("/x"))).isEqualTo("EACCES");
+		assertThat(ErrorCodes.of(new NoSuchFileException("/x"))).isEqualTo("ENOENT");
+		assertThat(ErrorCodes.of(new NotDirectoryException("/x"))).isEqualTo("ENOTDIR");
+		// as sun.nio.fs.UnixException and the channel write report them
+		assertThat(ErrorCodes.of(new FileSystemException("/x/y", null, "Not a directory"))).isEqualTo("ENOTDIR");
+		assertThat(ErrorCodes.of(new FileSystemException("/x", null, "Read-only file system"))).isEqualTo("EROFS");
+		assertThat(ErrorCodes.of(new IOException("No space left on device"))).isEqualTo("ENOSPC");
+		assertThat(ErrorCodes.of(new IOException("Disk quota exceeded"))).isEqualTo("EDQUOT");
+		assertThat(ErrorCodes.of(new FileSystemException("/x", null, "Operation not permitted"))).isEqualTo("EPERM");
+		assertThat(ErrorCodes.of(new IOException("Plattenplatz erschöpft"))).isEqualTo("STORE_ERROR");
+		assertThat(ErrorCodes.of(new IOException())).isEqualTo("STORE_ERROR");
+	}
+
+	@Test
+	void fullDeviceIsENOSPC() {
+		assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs /dev/full");
+		IOException full = new IOException("unexpected success");
+		try (SeekableByteChannel channel = Files.newByteChannel(Path.of("/dev/full"), StandardOpenOption.WRITE)) {
+			channel.write(ByteBuffer.wrap(new byte[1]));
+		}
+		catch (IOException ex) {
+			full = ex;
+		}
+		assertThat(ErrorCodes.of(full)).isEqualTo("ENOSPC");
+	}
+
+	private static boolean chattr(String change, Path directory) throws InterruptedException {
+		try {
+			Process process = new ProcessBuilder("chattr", change, directory.toString()).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private void makeReadOnly(Path directory) throws IOException {
+		assumeTrue(FilePermissions.isPosix(directory), "the file system has no POSIX permissions");
+		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("r-x------"));
+		this.restoreWritable = directory;
+	}
+
+	private static void assertFailsEverywhere(FileLockStore store, String code) {
+		AcquireResult result = store.acquire(new LockRequest("job", TTL));
+		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo(code);
+		LockLease lease = new LockLease("job", UUID.randomUUID().toString(), Instant.now(), TTL);
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.release(lease))
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(code));
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.extend(lease, TTL))
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(code));
+		assertThat(store.acquireAsync(new LockRequest("job", TTL)).toCompletableFuture().join())
+			.isInstanceOf(AcquireResult.Failed.class);
+	}
+
+}
