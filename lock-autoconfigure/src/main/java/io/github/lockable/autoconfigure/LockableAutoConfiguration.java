@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Role;
 		"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockableProperties.class)
-@Import({ RedisLockStoreConfiguration.class, MemoryLockStoreConfiguration.class })
+@Import({ RedisLockStoreConfiguration.class, FileLockStoreConfiguration.class, MemoryLockStoreConfiguration.class })
 public class LockableAutoConfiguration {
 
 	@Bean
@@ -60,7 +60,8 @@ public class LockableAutoConfiguration {
 			case REDIS -> "lockable.store=redis needs Spring Data Redis with Lettuce on the class path "
 					+ "(spring-boot-starter-data-redis) and a RedisConnectionFactory bean (spring.data.redis.*); "
 					+ "or set lockable.store=file (one host) or lockable.store=memory (one JVM)";
-			case FILE -> "lockable.store=file has no lock store bean; or set lockable.store=redis or memory";
+			case FILE -> "lockable.store=file has no lock store bean; define a LockStore bean or set "
+					+ "lockable.store=redis or memory";
 			case MEMORY -> "lockable.store=memory has no lock store bean";
 		};
 	}

@@ -1,11 +1,14 @@
 package io.github.lockable.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Flux;
 
 import io.github.lockable.ConflictPolicy;
@@ -17,6 +20,7 @@ import io.github.lockable.aop.LockableConfigurationException;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.store.redis.RedisLockStore;
 import io.github.lockable.web.LockableExceptionHandler;
@@ -26,12 +30,15 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.info.BuildProperties;
+import org.springframework.boot.info.GitProperties;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.mock.env.MockEnvironment;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,6 +67,35 @@ class LockableAutoConfigurationTests {
 		this.runner.withPropertyValues("lockable.store=memory").run((context) -> {
 			assertThat(context).hasSingleBean(MemoryLockStore.class).doesNotHaveBean(RedisLockStore.class);
 		});
+	}
+
+	@Test
+	void fileStoreOnRequestInTheConfiguredDirectory(@TempDir Path directory) {
+		this.runner
+			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"),
+					"spring.application.version=1.4.2")
+			.withUserConfiguration(JobConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(FileLockStore.class).doesNotHaveBean(RedisLockStore.class);
+				assertThat(context.getBean(Job.class).run()).isEqualTo("ran");
+				assertThat(directory.resolve("locks")).isDirectory();
+			});
+	}
+
+	@Test
+	void fileStoreRecordsVersionAndCommitWhenKnown() {
+		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.version", "1.4.2");
+		Properties git = new Properties();
+		git.setProperty("commit.id", "8f3a1c2d9e0b");
+		Properties build = new Properties();
+		build.setProperty("version", "2.0.0");
+		assertThat(FileLockStoreConfiguration.version(null, null, environment)).isEqualTo("1.4.2");
+		assertThat(FileLockStoreConfiguration.version(null, new GitProperties(git), environment))
+			.isEqualTo("1.4.2 (8f3a1c2)");
+		assertThat(FileLockStoreConfiguration.version(new BuildProperties(build), new GitProperties(git),
+				environment))
+			.isEqualTo("2.0.0 (8f3a1c2)");
+		assertThat(FileLockStoreConfiguration.version(null, null, new MockEnvironment())).isNull();
 	}
 
 	@Test

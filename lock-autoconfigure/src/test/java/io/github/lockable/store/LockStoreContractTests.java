@@ -189,6 +189,21 @@ public abstract class LockStoreContractTests {
 	}
 
 	@Test
+	void interruptedThreadStillAcquiresAndReleasesAndKeepsItsInterrupt() {
+		Thread.currentThread().interrupt();
+		try {
+			LockHandle handle = acquired(key("interrupted"), LONG_TTL).handle();
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+			assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		acquired(key("interrupted"), LONG_TTL).handle().release();
+	}
+
+	@Test
 	void differentKeysAreIndependent() {
 		LockHandle a = acquired(key("a"), LONG_TTL).handle();
 		LockHandle b = acquired(key("b"), LONG_TTL).handle();

@@ -68,8 +68,8 @@ import org.springframework.lang.Nullable;
  * system) gives {@link AcquireResult.Failed}, or a {@link LockStoreException} from release
  * and extend, whose {@link LockStoreException#getCode() code} is the errno name:
  * {@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, {@code ENOSPC}, {@code EROFS} and so on,
- * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for two
- * seconds. Every call blocks for microseconds, at most for that timeout.
+ * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for the
+ * store's timeout (two seconds unless set). Every call blocks for microseconds, at most for that timeout.
  */
 public final class FileLockStore implements LockStore {
 
@@ -106,6 +106,17 @@ public final class FileLockStore implements LockStore {
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
 		this(directory, version, FileStoreOptions.defaults());
+	}
+
+	/**
+	 * Creates a store of lock files in a directory, created when first needed.
+	 * @param directory the lock directory; never a directory that anything else cleans up
+	 * @param version the application version written into lock files, or {@code null}
+	 * @param timeout longest wait for the guard of one lock, after which a call fails with
+	 * {@code TIMEOUT}
+	 */
+	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
+		this(directory, version, FileStoreOptions.defaults().withGuardTimeout(timeout));
 	}
 
 	FileLockStore(Path directory, @Nullable String version, FileStoreOptions options) {

@@ -185,24 +185,37 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Waits for the answer until the deadline. An interrupt does not cut the wait short: the
+	 * wait is bounded anyway, and a release abandoned halfway would leave the lock for its
+	 * whole TTL. The interrupt is kept for the caller.
+	 */
 	private <T> T await(NativeConnection connection, RedisFuture<T> future, long deadline) {
+		boolean interrupted = false;
 		try {
-			return future.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RedisNoScriptException noScript) {
-				throw noScript;
+			while (true) {
+				try {
+					return future.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					if (ex.getCause() instanceof RedisNoScriptException noScript) {
+						throw noScript;
+					}
+					throw storeException(connection, ex.getCause());
+				}
+				catch (TimeoutException ex) {
+					future.cancel(false);
+					throw new RedisTimeoutException(this.timeout);
+				}
 			}
-			throw storeException(connection, ex.getCause());
 		}
-		catch (TimeoutException ex) {
-			future.cancel(false);
-			throw new RedisTimeoutException(this.timeout);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			future.cancel(false);
-			throw new LockStoreException("Interrupted while waiting for Redis", "INTERRUPTED", ex);
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
