@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * The sample against a real Redis: every policy answers as the README shows.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "lockable.store=redis", "sample.work.duration=2s" })
+		properties = { "lockable.store=redis", "sample.work.duration=2s", "sample.report.initial-delay=1h" })
 class SampleApplicationTests {
 
 	private static final String DEMO_PROJECT = "7f5c2b4e-3d1a-4c8e-9a6b-1e2f3a4b5c6d";
