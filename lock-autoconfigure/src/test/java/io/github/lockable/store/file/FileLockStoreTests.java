@@ -234,21 +234,6 @@ class FileLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void interruptedThreadStillAcquiresAndReleasesAndStaysInterrupted() {
-		Thread.currentThread().interrupt();
-		try {
-			LockHandle handle = acquired(key("interrupted"), LONG_TTL).handle();
-			assertThat(Thread.currentThread().isInterrupted()).isTrue();
-			assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
-			assertThat(Thread.currentThread().isInterrupted()).isTrue();
-		}
-		finally {
-			Thread.interrupted();
-		}
-		acquired(key("interrupted"), LONG_TTL).handle().release();
-	}
-
-	@Test
 	void guardHeldTooLongIsATimeoutFailureNeverHeld() throws IOException {
 		FileLockStore store = new FileLockStore(this.directory, null,
 				FileStoreOptions.defaults().withGuardTimeout(Duration.ofMillis(200)));
