@@ -1,5 +1,8 @@
 package io.github.lockable.it;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.KeyValuePair;
 
@@ -131,6 +135,26 @@ class ScheduledJobTests {
 		assertThat(fields(failure)).containsEntry("lock.error_code", "EACCES");
 		assertThat(failure.getFormattedMessage()).contains("not run: lock store broken failed to acquire lock:failing")
 			.contains("EACCES: Permission denied: /var/lib/locks");
+	}
+
+	@Test
+	void lockDirectoryThatCannotBeCreatedIsAnErrorAndTheJobDoesNotRun(@TempDir Path temp) throws IOException {
+		Path regularFile = Files.writeString(temp.resolve("not-a-directory"), "x");
+		FailingJob.runs.set(0);
+		this.runner
+			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + regularFile.resolve("locks"))
+			.withUserConfiguration(FailingJobConfiguration.class)
+			.run((context) -> await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.attempts.list.stream()
+					.anyMatch((event) -> "not-run".equals(fields(event).get("lock.exit")))));
+		assertThat(FailingJob.runs).hasValue(0);
+		assertThat(skips()).isEmpty();
+		ILoggingEvent failure = this.attempts.list.stream()
+			.filter((event) -> "not-run".equals(fields(event).get("lock.exit")))
+			.findFirst()
+			.orElseThrow();
+		assertThat(failure.getLevel().toString()).isEqualTo("ERROR");
+		assertThat(fields(failure)).containsEntry("lock.error_code", "ENOTDIR").containsEntry("lock.store", "file");
 	}
 
 	@Test
