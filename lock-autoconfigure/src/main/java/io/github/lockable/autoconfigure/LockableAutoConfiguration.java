@@ -50,7 +50,10 @@ public class LockableAutoConfiguration {
 			ObjectProvider<LockMetrics> metrics) {
 		LockStore lockStore = store.getIfUnique();
 		if (lockStore == null) {
-			throw new LockableConfigurationException(List.of(missingStore(properties.getStore())));
+			long stores = store.stream().count();
+			throw new LockableConfigurationException(List.of((stores > 1)
+					? "there are " + stores + " LockStore beans; mark the one to use @Primary"
+					: missingStore(properties.getStore())));
 		}
 		return new LockManager(lockStore, keys, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE));
 	}

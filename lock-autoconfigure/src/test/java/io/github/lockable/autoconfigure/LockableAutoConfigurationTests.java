@@ -125,6 +125,14 @@ class LockableAutoConfigurationTests {
 	}
 
 	@Test
+	void twoUserDefinedStoresAskForAPrimaryOne() {
+		this.runner.withBean("one", LockStore.class, MemoryLockStore::new)
+			.withBean("two", LockStore.class, MemoryLockStore::new)
+			.run((context) -> assertThat(rootCause(context.getStartupFailure()))
+				.hasMessageContaining("there are 2 LockStore beans; mark the one to use @Primary"));
+	}
+
+	@Test
 	void userDefinedBeansBackOff() {
 		LockKeys keys = new LockKeys("custom", 10);
 		this.runner.withPropertyValues("lockable.store=memory")
