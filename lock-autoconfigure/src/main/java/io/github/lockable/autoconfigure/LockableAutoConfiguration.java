@@ -46,7 +46,7 @@ public class LockableAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockManager lockManager(ObjectProvider<LockStore> store, LockKeys keys, LockableProperties properties,
+	LockManager lockManager(ObjectProvider<LockStore> store, LockableProperties properties,
 			ObjectProvider<LockMetrics> metrics) {
 		LockStore lockStore = store.getIfUnique();
 		if (lockStore == null) {
@@ -55,7 +55,7 @@ public class LockableAutoConfiguration {
 					? "there are " + stores + " LockStore beans; mark the one to use @Primary"
 					: missingStore(properties.getStore())));
 		}
-		return new LockManager(lockStore, keys, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE));
+		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE));
 	}
 
 	private static String missingStore(LockableProperties.Store store) {

@@ -68,14 +68,6 @@ public final class LockKeys {
 		return problem(part, this.maxLength);
 	}
 
-	/**
-	 * The longest part accepted.
-	 * @return the maximum length
-	 */
-	public int maxLength() {
-		return this.maxLength;
-	}
-
 	@Nullable
 	static String problem(@Nullable String part, int maxLength) {
 		if (part == null) {

@@ -26,8 +26,6 @@ public class LockManager {
 
 	private final LockStore store;
 
-	private final LockKeys keys;
-
 	private final double ttlWarningRatio;
 
 	private final LockMetrics metrics;
@@ -35,13 +33,11 @@ public class LockManager {
 	/**
 	 * Creates a manager.
 	 * @param store where locks live
-	 * @param keys the key rules
 	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
 	 * @param metrics hooks called on every acquire and release
 	 */
-	public LockManager(LockStore store, LockKeys keys, double ttlWarningRatio, LockMetrics metrics) {
+	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
-		this.keys = Objects.requireNonNull(keys, "keys must not be null");
 		if (!(ttlWarningRatio > 0 && ttlWarningRatio <= 1)) {
 			throw new IllegalArgumentException("ttlWarningRatio must be in (0, 1], was " + ttlWarningRatio);
 		}
@@ -55,14 +51,6 @@ public class LockManager {
 	 */
 	public LockStore store() {
 		return this.store;
-	}
-
-	/**
-	 * The key rules.
-	 * @return the key rules
-	 */
-	public LockKeys keys() {
-		return this.keys;
 	}
 
 	/**

@@ -28,12 +28,10 @@ class LockManagerTests {
 
 	private final RecordingMetrics metrics = new RecordingMetrics();
 
-	private final LockKeys keys = new LockKeys("lock", 200);
-
 	@Test
 	void releaseOfALockThatRanOutWarnsAndCountsItLost(CapturedOutput output) {
 		MemoryLockStore store = new MemoryLockStore();
-		LockManager manager = new LockManager(store, this.keys, 0.8, this.metrics);
+		LockManager manager = new LockManager(store, 0.8, this.metrics);
 		LockHandle handle = acquired(manager.acquire("lock:job", Duration.ofMillis(20)));
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> store.acquire(new LockRequest("lock:job", Duration.ofSeconds(10))) instanceof AcquireResult.Acquired);
@@ -45,7 +43,7 @@ class LockManagerTests {
 
 	@Test
 	void holderPastTheWarningShareOfItsTtlIsReported(CapturedOutput output) {
-		LockManager manager = new LockManager(new MemoryLockStore(), this.keys, 0.1, this.metrics);
+		LockManager manager = new LockManager(new MemoryLockStore(), 0.1, this.metrics);
 		LockHandle handle = acquired(manager.acquire("lock:slow", Duration.ofSeconds(2)));
 		await().atMost(Duration.ofSeconds(5))
 			.pollInterval(Duration.ofMillis(10))
@@ -57,7 +55,7 @@ class LockManagerTests {
 
 	@Test
 	void quickHolderIsNotReported(CapturedOutput output) {
-		LockManager manager = new LockManager(new MemoryLockStore(), this.keys, 0.8, this.metrics);
+		LockManager manager = new LockManager(new MemoryLockStore(), 0.8, this.metrics);
 		manager.release(acquired(manager.acquire("lock:quick", Duration.ofSeconds(30))));
 		assertThat(this.metrics.events).containsExactly("acquired", "RELEASED");
 		assertThat(output).doesNotContain("lock:quick");
@@ -65,7 +63,7 @@ class LockManagerTests {
 
 	@Test
 	void failingReleaseIsLoggedNeverThrown(CapturedOutput output) {
-		LockManager manager = new LockManager(new BrokenReleaseStore(), this.keys, 0.8, this.metrics);
+		LockManager manager = new LockManager(new BrokenReleaseStore(), 0.8, this.metrics);
 		LockHandle handle = acquired(manager.acquire("lock:broken", Duration.ofSeconds(30)));
 		manager.release(handle);
 		LockHandle again = acquired(manager.acquire("lock:broken-async", Duration.ofSeconds(30)));
@@ -84,7 +82,7 @@ class LockManagerTests {
 				return new AcquireResult.Failed(new LockStoreException("no answer", "TIMEOUT", null));
 			}
 		};
-		LockManager manager = new LockManager(down, this.keys, 0.8, this.metrics);
+		LockManager manager = new LockManager(down, 0.8, this.metrics);
 		AcquireResult result = manager.acquire("lock:down", Duration.ofSeconds(1));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("TIMEOUT");

@@ -3,7 +3,6 @@ package io.github.lockable.test.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -126,16 +125,6 @@ public abstract class RedisTestServer {
 			this.adminConnection = this.adminClient.connect();
 		}
 		return this.adminConnection.sync();
-	}
-
-	/**
-	 * Runs something against the admin connection.
-	 * @param <T> the result type
-	 * @param action what to run
-	 * @return the action's result
-	 */
-	public <T> T execute(Function<RedisCommands<String, String>, T> action) {
-		return action.apply(commands());
 	}
 
 	/**
