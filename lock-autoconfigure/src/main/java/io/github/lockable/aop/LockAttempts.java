@@ -82,15 +82,43 @@ final class LockAttempts {
 		}
 	}
 
-	/** The store did not answer; the method runs unlocked or not at all. */
+	/**
+	 * The store did not answer; the method runs unlocked or not at all. The first failure of
+	 * an outage is an ERROR with its cause; later ones are summarized once per interval.
+	 */
 	static void storeFailed(LockableMethod method, String key, String store, LockStoreException cause,
-			boolean proceeding) {
-		common(logger.atError(), method, key, store).addKeyValue("lock.acquired", false)
-			.addKeyValue("lock.exit", proceeding ? "unlocked" : "not-run")
-			.addKeyValue("lock.error_code", cause.getCode())
-			.log("{} {}: lock store {} failed to acquire {} ({}: {})", method.description(),
-					proceeding ? "runs without a lock (lockable.store-failure=proceed)" : "not run", store, key,
-					cause.getCode(), cause.getMessage());
+			boolean proceeding, StoreOutage.Report report) {
+		String outcome = proceeding ? "runs without a lock (lockable.store-failure=proceed)" : "not run";
+		if (report.isFirst()) {
+			common(logger.atError(), method, key, store).addKeyValue("lock.acquired", false)
+				.addKeyValue("lock.exit", proceeding ? "unlocked" : "not-run")
+				.addKeyValue("lock.error_code", cause.getCode())
+				.log("{} {}: lock store {} failed to acquire {} ({}: {}); repeats are summarized every {}s until "
+						+ "the store answers", method.description(), outcome, store, key, cause.getCode(),
+						cause.getMessage(), StoreOutage.DEFAULT_SUMMARY_INTERVAL.toSeconds());
+		}
+		else if (report.isSummary()) {
+			int repeats = report.codes().values().stream().mapToInt(Integer::intValue).sum();
+			logger.atError()
+				.addKeyValue("lock.method", method.description())
+				.addKeyValue("lock.store", store)
+				.addKeyValue("lock.pid", PID)
+				.addKeyValue("lock.acquired", false)
+				.addKeyValue("lock.exit", proceeding ? "unlocked" : "not-run")
+				.addKeyValue("lock.error_code", String.join(",", report.codes().keySet()))
+				.log("{} {} {} more times in the last {}s: lock store {} still failing ({}); {} failures since "
+						+ "the outage began", method.description(), outcome, repeats, report.since().toSeconds(),
+						store, report.codes(), report.failures());
+		}
+	}
+
+	/** The store answered again after failures. */
+	static void storeRecovered(LockableMethod method, String store, long failures) {
+		logger.atInfo()
+			.addKeyValue("lock.method", method.description())
+			.addKeyValue("lock.store", store)
+			.addKeyValue("lock.pid", PID)
+			.log("{}: lock store {} answers again after {} failed attempts", method.description(), store, failures);
 	}
 
 	/** The resolver's key broke the key rules; the message does not contain the value. */

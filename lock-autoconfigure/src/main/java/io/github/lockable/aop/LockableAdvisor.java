@@ -1,5 +1,7 @@
 package io.github.lockable.aop;
 
+import java.util.concurrent.Executor;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
@@ -18,6 +20,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
+import org.springframework.lang.Nullable;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Applies the lock advice to every method annotated with {@link Lockable}, and checks every
@@ -37,16 +41,45 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 
 	private final transient LockableMethodInterceptor interceptor;
 
+	@Nullable
+	private transient IntSupplier orderSupplier;
+
 	/**
-	 * Creates the advisor.
+	 * Creates the advisor. Every collaborator is obtained on first use, so that creating the
+	 * advisor, which happens while bean post-processors are still being registered, creates
+	 * no other bean early.
 	 * @param defaults what an annotation leaves empty, and the store failure policy
 	 * @param keys the key rules, for static keys at startup and resolved keys per call
-	 * @param lockManager supplies the lock manager on first use, so that the advisor can be
-	 * created before the store and its connection
+	 * @param lockManager the lock manager, so that the advisor can be created before the
+	 * store and its connection
+	 * @param continuations where a {@code Mono} or future-returning method continues once
+	 * the store answered asynchronously
 	 */
-	public LockableAdvisor(LockDefaults defaults, LockKeys keys, Supplier<LockManager> lockManager) {
-		this.methods = new LockableMethods(defaults, keys);
-		this.interceptor = new LockableMethodInterceptor(this.methods, lockManager, defaults.storeFailure());
+	public LockableAdvisor(Supplier<LockDefaults> defaults, Supplier<LockKeys> keys, Supplier<LockManager> lockManager,
+			Supplier<Executor> continuations) {
+		SingletonSupplier<LockDefaults> lockDefaults = SingletonSupplier.of(defaults);
+		this.methods = new LockableMethods(lockDefaults, SingletonSupplier.of(keys));
+		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
+				() -> lockDefaults.obtain().storeFailure(), continuations));
+	}
+
+	/**
+	 * Sets the order from a supplier asked when the order is first needed, when proxies are
+	 * created, instead of when the advisor is.
+	 * @param order supplies the order
+	 */
+	public void setOrder(IntSupplier order) {
+		this.orderSupplier = order;
+	}
+
+	@Override
+	public int getOrder() {
+		IntSupplier supplier = this.orderSupplier;
+		if (supplier != null) {
+			setOrder(supplier.getAsInt());
+			this.orderSupplier = null;
+		}
+		return super.getOrder();
 	}
 
 	@Override

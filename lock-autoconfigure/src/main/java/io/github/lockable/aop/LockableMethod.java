@@ -40,6 +40,8 @@ final class LockableMethod {
 	@Nullable
 	private final String[] parameterNames;
 
+	private final StoreOutage storeOutage = new StoreOutage(StoreOutage.DEFAULT_SUMMARY_INTERVAL);
+
 	LockableMethod(Method method, String description, @Nullable String staticKey, @Nullable LockKeyResolver resolver,
 			@Nullable String resolverName, LockKeys keys, Duration ttl, ConflictPolicy conflictPolicy,
 			ReturnKind returnKind, @Nullable String[] parameterNames) {
@@ -95,6 +97,10 @@ final class LockableMethod {
 	@Nullable
 	String[] parameterNames() {
 		return this.parameterNames;
+	}
+
+	StoreOutage storeOutage() {
+		return this.storeOutage;
 	}
 
 	@Override

@@ -25,8 +25,10 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -34,6 +36,7 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.lang.Nullable;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Reads and checks every {@code @Lockable} method once. At startup it inspects every bean
@@ -44,11 +47,12 @@ final class LockableMethods {
 
 	private static final String[] STREAMING_TYPES = { "org.reactivestreams.Publisher",
 			"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
-			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody" };
+			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
+			"kotlinx.coroutines.flow.Flow" };
 
-	private final LockDefaults defaults;
+	private final SingletonSupplier<LockDefaults> defaults;
 
-	private final LockKeys keys;
+	private final SingletonSupplier<LockKeys> keys;
 
 	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
@@ -64,7 +68,7 @@ final class LockableMethods {
 	@Nullable
 	private Environment environment;
 
-	LockableMethods(LockDefaults defaults, LockKeys keys) {
+	LockableMethods(SingletonSupplier<LockDefaults> defaults, SingletonSupplier<LockKeys> keys) {
 		this.defaults = defaults;
 		this.keys = keys;
 	}
@@ -182,12 +186,12 @@ final class LockableMethods {
 					+ (hasKey ? "both are set" : "neither is set") + ")");
 		}
 		else if (hasKey) {
-			String problem = this.keys.problem(annotation.key());
+			String problem = this.keys.obtain().problem(annotation.key());
 			if (problem != null) {
 				problems.add(description + ": key '" + annotation.key() + "' " + problem);
 			}
 			else {
-				staticKey = this.keys.withPrefix(annotation.key());
+				staticKey = this.keys.obtain().withPrefix(annotation.key());
 			}
 		}
 		else {
@@ -199,13 +203,13 @@ final class LockableMethods {
 					+ "conflict policy at once)");
 		}
 		ConflictPolicy policy = (annotation.conflictPolicy() != ConflictPolicy.DEFAULT) ? annotation.conflictPolicy()
-				: this.defaults.conflictPolicy();
+				: this.defaults.obtain().conflictPolicy();
 		checkReturnType(method, policy, description, problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
-		return new LockableMethod(method, description, staticKey, resolver, annotation.resolver(), this.keys, ttl,
-				policy, ReturnKind.of(method.getReturnType()), this.parameterNames.getParameterNames(method));
+		return new LockableMethod(method, description, staticKey, resolver, annotation.resolver(), this.keys.obtain(), ttl,
+				policy, ReturnKind.of(method), this.parameterNames.getParameterNames(method));
 	}
 
 	@Nullable
@@ -230,7 +234,7 @@ final class LockableMethods {
 	@Nullable
 	private Duration ttl(String declared, String description, List<String> problems) {
 		if (declared.isEmpty()) {
-			return this.defaults.ttl();
+			return this.defaults.obtain().ttl();
 		}
 		String value;
 		try {
@@ -256,6 +260,10 @@ final class LockableMethods {
 	}
 
 	private void checkReturnType(Method method, ConflictPolicy policy, String description, List<String> problems) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			checkSuspendingFunction(method, policy, description, problems);
+			return;
+		}
 		Class<?> returnType = method.getReturnType();
 		String streaming = streamingType(method);
 		if (streaming != null) {
@@ -276,10 +284,36 @@ final class LockableMethods {
 		}
 	}
 
+	/**
+	 * Spring's proxies run a suspend function as a Mono, which needs
+	 * kotlinx-coroutines-reactor; its declared Java return type is Object, so its Kotlin
+	 * return type decides.
+	 */
+	private static void checkSuspendingFunction(Method method, ConflictPolicy policy, String description,
+			List<String> problems) {
+		MethodParameter returned = new MethodParameter(method, -1);
+		Class<?> returnType = returned.getParameterType();
+		if (isStreaming(returnType)) {
+			problems.add(description + ": is a suspend function returning " + returnType.getName()
+					+ ", a stream that would hold the lock for its whole life; lock a suspend function that returns "
+					+ "a single value and keep the stream outside the lock");
+		}
+		else if (!ReturnKind.COROUTINES_REACTOR_PRESENT) {
+			problems.add(description + ": is a suspend function; holding a lock across it needs "
+					+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor on the class path");
+		}
+		else if (policy == ConflictPolicy.SKIP && !returned.isOptional()
+				&& !returnType.getName().equals("kotlin.Unit")) {
+			problems.add(description + ": conflictPolicy SKIP returns null for a skipped call, but the suspend "
+					+ "function returns the non-null type " + returnType.getName() + "; make it nullable, return Unit, "
+					+ "or choose another policy");
+		}
+	}
+
 	@Nullable
 	private static String streamingType(Method method) {
 		Class<?> returnType = method.getReturnType();
-		if (ReturnKind.of(returnType) == ReturnKind.MONO) {
+		if (ReturnKind.of(method) == ReturnKind.MONO) {
 			return null;
 		}
 		if (isStreaming(returnType)) {

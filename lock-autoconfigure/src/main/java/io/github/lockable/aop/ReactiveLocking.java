@@ -1,89 +1,127 @@
 package io.github.lockable.aop;
 
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInvocation;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
 
-import io.github.lockable.InvalidLockKeyException;
-import io.github.lockable.LockStoreUnavailableException;
-import io.github.lockable.core.LockManager;
-import io.github.lockable.store.AcquireResult;
+import io.github.lockable.aop.LockingSupport.Decision;
+import io.github.lockable.store.LockHandle;
+
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.lang.Nullable;
 
 /**
- * Locking for methods that return a {@link Mono}. Loaded only when Reactor is on the class
- * path.
+ * Locking for methods that return a {@link Mono}, and for Kotlin suspend functions, which
+ * Spring's proxies run as a Mono. Loaded only when Reactor is on the class path.
  * <p>
- * The method is called once, to assemble its Mono; the lock is taken when that Mono is
- * subscribed, by each subscription on its own, and released when it completes, fails or is
- * cancelled. An unsubscribed Mono holds nothing.
+ * Each subscription acquires on its own, without blocking, and only then calls the method,
+ * on a fresh copy of the invocation, the way Spring's reactive transaction support does:
+ * nothing the method does before returning its Mono runs unlocked, and an unsubscribed Mono
+ * runs and holds nothing. The lock is held until the method's Mono terminates and released
+ * before the subscriber is told. A subscriber that cancels ends its own subscription at
+ * once, but the method's work runs on to its end and holds the lock until then: a cancel
+ * does not stop work that is already running elsewhere, and the lock must not pretend it
+ * did. A cancel that comes before the method was called releases the lock without calling
+ * it.
  */
-final class ReactiveLocking {
+final class ReactiveLocking extends AsynchronousLocking {
 
-	private ReactiveLocking() {
+	ReactiveLocking(LockingSupport support) {
+		super(support);
 	}
 
-	static Object invoke(MethodInvocation invocation, LockableMethod method, LockableMethodInterceptor interceptor)
-			throws Throwable {
-		String key;
-		try {
-			key = interceptor.key(invocation, method);
-		}
-		catch (InvalidLockKeyException ex) {
-			return Mono.error(ex);
-		}
-		Mono<?> source = (Mono<?>) invocation.proceed();
-		if (source == null) {
-			return null;
-		}
-		LockManager manager = interceptor.lockManager();
-		return Mono.defer(() -> {
-			CompletableFuture<AcquireResult> acquiring = manager.acquireAsync(key, method.ttl()).toCompletableFuture();
-			// A subscriber that cancels while the acquire is on its way must not leave the lock behind.
-			Mono<AcquireResult> resource = Mono.fromFuture(acquiring, true)
-				.doOnCancel(() -> acquiring.thenAccept((result) -> release(manager, result).subscribe()));
-			return Mono.usingWhen(resource, (result) -> body(result, source, method, key, interceptor),
-					(result) -> release(manager, result, method, key, null, false),
-					(result, error) -> release(manager, result, method, key, error, false),
-					(result) -> release(manager, result, method, key, null, true));
+	@Override
+	Object failed(RuntimeException ex) {
+		return Mono.error(ex);
+	}
+
+	@Override
+	Object lock(MethodInvocation invocation, LockableMethod method, String key) {
+		return Mono.create((sink) -> subscribed(invocation, method, key, sink));
+	}
+
+	private void subscribed(MethodInvocation invocation, LockableMethod method, String key, MonoSink<Object> sink) {
+		AtomicBoolean cancelled = new AtomicBoolean();
+		sink.onCancel(() -> cancelled.set(true));
+		this.support.acquireAsync(method, key, (decision) -> {
+			if (decision instanceof Decision.RunLocked locked && cancelled.get()) {
+				this.support.finishAsync(method, key, locked.handle(), null, true);
+			}
+			else if (decision instanceof Decision.RunLocked locked) {
+				run(invocation, method, key, locked.handle(), sink, cancelled);
+			}
+			else if (decision == Decision.RUN_UNLOCKED) {
+				run(invocation, method, key, null, sink, cancelled);
+			}
+			else if (decision instanceof Decision.Refuse refuse) {
+				signal(sink, cancelled, null, refuse.exception());
+			}
+			else {
+				sink.success();
+			}
 		});
 	}
 
-	private static Mono<?> body(AcquireResult result, Mono<?> source, LockableMethod method, String key,
-			LockableMethodInterceptor interceptor) {
-		if (result instanceof AcquireResult.Acquired) {
-			return source;
-		}
-		if (result instanceof AcquireResult.Held held) {
-			if (interceptor.notRunBecauseHeld(method, key, held)) {
-				return Mono.empty();
-			}
-			return Mono.error(LockableMethodInterceptor.conflict(method, held));
-		}
+	private void run(MethodInvocation invocation, LockableMethod method, String key, @Nullable LockHandle handle,
+			MonoSink<Object> sink, AtomicBoolean cancelled) {
+		Mono<?> body;
 		try {
-			interceptor.proceedWithoutLock(method, key, (AcquireResult.Failed) result);
+			body = (Mono<?>) proceed(invocation);
 		}
-		catch (LockStoreUnavailableException ex) {
-			return Mono.error(ex);
+		catch (Throwable ex) {
+			ended(method, key, handle, sink, cancelled, null, ex);
+			return;
 		}
-		return source;
+		if (body == null) {
+			ended(method, key, handle, sink, cancelled, null, null);
+			return;
+		}
+		AtomicReference<Object> value = new AtomicReference<>();
+		// Not disposed on the subscriber's cancel: the lock is held until this work ends.
+		body.contextWrite(sink.contextView())
+			.subscribe(value::set, (error) -> ended(method, key, handle, sink, cancelled, null, error),
+					() -> ended(method, key, handle, sink, cancelled, value.get(), null));
 	}
 
-	private static Mono<Void> release(LockManager manager, AcquireResult result) {
-		if (result instanceof AcquireResult.Acquired acquired) {
-			return Mono.fromCompletionStage(() -> manager.releaseAsync(acquired.handle()));
+	/**
+	 * Calls the method for one subscription. A proxy's invocation can proceed only once, so
+	 * every subscription proceeds on its own copy.
+	 */
+	private static Object proceed(MethodInvocation invocation) throws Throwable {
+		if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
+			return proxyInvocation.invocableClone().proceed();
 		}
-		return Mono.empty();
+		return invocation.proceed();
 	}
 
-	private static Mono<Void> release(LockManager manager, AcquireResult result, LockableMethod method, String key,
-			Throwable error, boolean cancelled) {
-		Mono<Void> release = release(manager, result);
-		if (result instanceof AcquireResult.Acquired acquired && LockAttempts.isFinishLogged(method)) {
-			return release.doOnTerminate(() -> LockAttempts.finished(method, key, manager.store().name(),
-					acquired.handle().elapsed(), error, cancelled));
+	private void ended(LockableMethod method, String key, @Nullable LockHandle handle, MonoSink<Object> sink,
+			AtomicBoolean cancelled, @Nullable Object value, @Nullable Throwable error) {
+		if (handle == null) {
+			signal(sink, cancelled, value, error);
+			return;
 		}
-		return release;
+		this.support.whenDone(this.support.finishAsync(method, key, handle, error, cancelled.get()),
+				(ignored, neverFails) -> signal(sink, cancelled, value, error));
+	}
+
+	private static void signal(MonoSink<Object> sink, AtomicBoolean cancelled, @Nullable Object value,
+			@Nullable Throwable error) {
+		if (cancelled.get()) {
+			// Nobody listens any more; an error signalled now would only be reported as dropped.
+			return;
+		}
+		if (error != null) {
+			sink.error(error);
+		}
+		else if (value != null) {
+			sink.success(value);
+		}
+		else {
+			sink.success();
+		}
 	}
 
 }

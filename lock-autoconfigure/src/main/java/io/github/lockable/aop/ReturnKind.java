@@ -1,9 +1,11 @@
 package io.github.lockable.aop;
 
+import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -21,13 +23,28 @@ enum ReturnKind {
 	/** Held until the returned stage completes; a skipped call returns a completed future of null. */
 	COMPLETION_STAGE,
 
-	/** Held from each subscription until completion, error or cancel; a skipped call is empty. */
+	/**
+	 * A {@code Mono}, or a Kotlin suspend function, which Spring's proxies run as a
+	 * {@code Mono}: each subscription acquires, then runs the method, and holds the lock until
+	 * the method's work ends; a skipped call is empty.
+	 */
 	MONO;
 
-	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			ReturnKind.class.getClassLoader());
 
-	static ReturnKind of(Class<?> returnType) {
+	/** What Spring's AOP needs to run a suspend function as a Publisher. */
+	static final boolean COROUTINES_REACTOR_PRESENT = REACTOR_PRESENT
+			&& ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", ReturnKind.class.getClassLoader());
+
+	static ReturnKind of(Method method) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			return COROUTINES_REACTOR_PRESENT ? MONO : VALUE;
+		}
+		return of(method.getReturnType());
+	}
+
+	private static ReturnKind of(Class<?> returnType) {
 		if (returnType == Optional.class) {
 			return OPTIONAL;
 		}

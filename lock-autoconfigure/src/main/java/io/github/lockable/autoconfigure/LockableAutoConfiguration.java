@@ -1,6 +1,8 @@
 package io.github.lockable.autoconfigure;
 
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockDefaults;
@@ -11,6 +13,7 @@ import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.store.LockStore;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,6 +36,8 @@ import org.springframework.context.annotation.Role;
 @EnableConfigurationProperties(LockableProperties.class)
 @Import({ RedisLockStoreConfiguration.class, FileLockStoreConfiguration.class, MemoryLockStoreConfiguration.class })
 public class LockableAutoConfiguration {
+
+	private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -69,16 +74,37 @@ public class LockableAutoConfiguration {
 		};
 	}
 
+	/**
+	 * The advisor is created while bean post-processors are being registered, so it takes
+	 * every collaborator lazily: a bean it pulled in then would miss some post-processors,
+	 * and Spring would warn about it at every start.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LockableAdvisor lockableAdvisor(LockableProperties properties, LockKeys keys,
-			ObjectProvider<LockManager> lockManager) {
-		LockDefaults defaults = new LockDefaults(properties.getDefaultTtl(), properties.getDefaultConflictPolicy(),
-				properties.getStoreFailure());
-		LockableAdvisor advisor = new LockableAdvisor(defaults, keys, lockManager::getObject);
-		advisor.setOrder(properties.getOrder());
+	static LockableAdvisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
+			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager, BeanFactory beanFactory) {
+		LockableAdvisor advisor = new LockableAdvisor(() -> defaults(properties.getObject()), keys::getObject,
+				lockManager::getObject, () -> continuations(beanFactory));
+		advisor.setOrder(() -> properties.getObject().getOrder());
 		return advisor;
+	}
+
+	private static LockDefaults defaults(LockableProperties properties) {
+		return new LockDefaults(properties.getDefaultTtl(), properties.getDefaultConflictPolicy(),
+				properties.getStoreFailure());
+	}
+
+	/**
+	 * Asynchronous methods continue on Spring Boot's application task executor, the one
+	 * {@code @Async} uses, with its task decorator and virtual threads when enabled.
+	 */
+	private static Executor continuations(BeanFactory beanFactory) {
+		if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+				&& beanFactory.getBean(APPLICATION_TASK_EXECUTOR) instanceof Executor executor) {
+			return executor;
+		}
+		return ForkJoinPool.commonPool();
 	}
 
 }

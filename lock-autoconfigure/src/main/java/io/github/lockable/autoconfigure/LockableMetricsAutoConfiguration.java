@@ -1,5 +1,7 @@
 package io.github.lockable.autoconfigure;
 
+import java.util.Locale;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.github.lockable.core.LockMetrics;
@@ -32,7 +34,7 @@ public class LockableMetricsAutoConfiguration {
 	MicrometerLockMetrics lockableMetrics(MeterRegistry registry, ObjectProvider<LockStore> store,
 			LockableProperties properties) {
 		LockStore lockStore = store.getIfUnique();
-		String storeName = (lockStore != null) ? lockStore.name() : properties.getStore().name().toLowerCase();
+		String storeName = (lockStore != null) ? lockStore.name() : properties.getStore().name().toLowerCase(Locale.ROOT);
 		return new MicrometerLockMetrics(registry, storeName);
 	}
 

@@ -34,7 +34,8 @@ public class LockManager {
 	 * Creates a manager.
 	 * @param store where locks live
 	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
-	 * @param metrics hooks called on every acquire and release
+	 * @param metrics hooks called on every acquire and release; one that throws is reported
+	 * and otherwise ignored, so that it never costs a granted lock its release
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
@@ -42,7 +43,7 @@ public class LockManager {
 			throw new IllegalArgumentException("ttlWarningRatio must be in (0, 1], was " + ttlWarningRatio);
 		}
 		this.ttlWarningRatio = ttlWarningRatio;
-		this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+		this.metrics = GuardedLockMetrics.guard(Objects.requireNonNull(metrics, "metrics must not be null"));
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.lockable.web;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Locale;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
@@ -52,7 +53,7 @@ public class LockableExceptionHandler {
 			case TOO_MANY_REQUESTS -> "The same operation is already in progress. Try again later.";
 			default -> "Another request is changing the same resource. Try again later.";
 		};
-		return problem(status, "lock-" + policy.name().toLowerCase().replace('_', '-'), detail, ex,
+		return problem(status, "lock-" + policy.name().toLowerCase(Locale.ROOT).replace('_', '-'), detail, ex,
 				seconds(ex.getRetryAfter()));
 	}
 

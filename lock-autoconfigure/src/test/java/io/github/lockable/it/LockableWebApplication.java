@@ -234,6 +234,59 @@ public class LockableWebApplication {
 			return work.doOnSubscribe((subscription) -> this.runs.incrementAndGet());
 		}
 
+		/**
+		 * Does work before it returns its Mono (a charge, a write, a log line): that work must
+		 * run under the lock too. Records the thread it ran on.
+		 */
+		@Lockable(resolver = "project", ttl = "20s")
+		public Mono<String> eagerMono(UUID projectId, Mono<String> work, List<String> threads) {
+			this.runs.incrementAndGet();
+			threads.add(Thread.currentThread().getName());
+			return work;
+		}
+
+	}
+
+	/** Adds "committed" or "rolled back" to the timeline when the current transaction ends. */
+	static void recordTransactionEnd(List<String> timeline) {
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCompletion(int status) {
+				timeline.add((status == STATUS_COMMITTED) ? "committed" : "rolled back");
+			}
+		});
+	}
+
+	@Bean
+	OrderDesk orderDesk(Orders orders, RecordingLockStore timeline) {
+		return new OrderDesk(orders, timeline.events());
+	}
+
+	/**
+	 * Begins a transaction and calls a locked method inside it, then goes on in the same
+	 * transaction.
+	 */
+	public static class OrderDesk {
+
+		private final Orders orders;
+
+		private final List<String> timeline;
+
+		OrderDesk(Orders orders, List<String> timeline) {
+			this.orders = orders;
+			this.timeline = timeline;
+		}
+
+		@Transactional
+		public void placeAndThen(String id, Runnable stillInTransaction) {
+			recordTransactionEnd(this.timeline);
+			this.orders.placeJoined(id);
+			stillInTransaction.run();
+			if (id.startsWith("bad")) {
+				throw new IllegalStateException("refused order");
+			}
+		}
+
 	}
 
 	/**
@@ -255,20 +308,26 @@ public class LockableWebApplication {
 		@Transactional
 		public void place(String id) {
 			this.timeline.add("transaction active: " + TransactionSynchronizationManager.isActualTransactionActive());
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCompletion(int status) {
-					Orders.this.timeline.add((status == STATUS_COMMITTED) ? "committed" : "rolled back");
-				}
-			});
+			recordTransactionEnd(this.timeline);
 			this.jdbc.update("insert into orders (id) values (?)", id);
 			if (id.startsWith("bad")) {
 				throw new IllegalStateException("refused order");
 			}
 		}
 
+		/** Joins the caller's transaction, if there is one. */
+		@Lockable(key = "orders-joined", ttl = "10s")
+		public void placeJoined(String id) {
+			this.timeline.add("transaction active: " + TransactionSynchronizationManager.isActualTransactionActive());
+			this.jdbc.update("insert into orders (id) values (?)", id);
+		}
+
 		public int count() {
 			return this.jdbc.queryForObject("select count(*) from orders", Integer.class);
+		}
+
+		public boolean exists(String id) {
+			return this.jdbc.queryForObject("select count(*) from orders where id = ?", Integer.class, id) > 0;
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.github.lockable.web;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +42,20 @@ class LockableExceptionHandlerTests {
 		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 		assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("3");
 		assertThat(response.getBody().getProperties()).containsEntry("retryable", true);
+	}
+
+	@Test
+	void problemTypeDoesNotDependOnTheDefaultLocale() {
+		Locale defaultLocale = Locale.getDefault();
+		Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+		try {
+			ResponseEntity<ProblemDetail> response = this.handler
+				.lockConflict(new LockConflictException(ConflictPolicy.CONFLICT, Duration.ofSeconds(1)));
+			assertThat(response.getBody().getType()).hasToString("urn:lockable:problem:lock-conflict");
+		}
+		finally {
+			Locale.setDefault(defaultLocale);
+		}
 	}
 
 	private HttpStatus status(ConflictPolicy policy) {

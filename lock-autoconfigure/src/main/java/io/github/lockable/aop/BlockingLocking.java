@@ -1,0 +1,68 @@
+package io.github.lockable.aop;
+
+import java.util.Optional;
+
+import org.aopalliance.intercept.MethodInvocation;
+
+import io.github.lockable.aop.LockingSupport.Decision;
+import io.github.lockable.store.LockHandle;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Locking for methods that return a value or nothing: the lock is held while the method
+ * runs on the caller's thread, and released when it returns or throws, or, when the call
+ * joined a transaction its caller began, when that transaction completes.
+ */
+final class BlockingLocking {
+
+	private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
+			"org.springframework.transaction.support.TransactionSynchronizationManager",
+			BlockingLocking.class.getClassLoader());
+
+	private final LockingSupport support;
+
+	BlockingLocking(LockingSupport support) {
+		this.support = support;
+	}
+
+	Object invoke(MethodInvocation invocation, LockableMethod method) throws Throwable {
+		String key = this.support.key(invocation, method);
+		Decision decision = this.support.decide(method, key, this.support.lockManager().acquire(key, method.ttl()));
+		if (decision instanceof Decision.RunLocked locked) {
+			return runLocked(invocation, method, key, locked.handle());
+		}
+		if (decision instanceof Decision.Refuse refuse) {
+			throw refuse.exception();
+		}
+		if (decision == Decision.SKIP) {
+			return (method.returnKind() == ReturnKind.OPTIONAL) ? Optional.empty() : null;
+		}
+		return invocation.proceed();
+	}
+
+	private Object runLocked(MethodInvocation invocation, LockableMethod method, String key, LockHandle handle)
+			throws Throwable {
+		CallerTransactionRelease afterTransaction = null;
+		Throwable failure = null;
+		try {
+			if (TRANSACTIONS_PRESENT) {
+				afterTransaction = CallerTransactionRelease.registerIfActive(this.support, method, key, handle);
+			}
+			return invocation.proceed();
+		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			if (afterTransaction != null) {
+				afterTransaction.methodEnded(failure);
+			}
+			else {
+				this.support.finish(method, key, handle, failure, false);
+			}
+		}
+	}
+
+}

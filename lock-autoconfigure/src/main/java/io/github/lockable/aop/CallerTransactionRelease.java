@@ -1,0 +1,74 @@
+package io.github.lockable.aop;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.LockHandle;
+
+import org.springframework.lang.Nullable;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Holds a lock taken inside a transaction that the caller began until that transaction
+ * commits or rolls back. Released when the method returned, the lock would let a second
+ * caller in before the first one's writes are committed, and that caller would read the
+ * old data. Loaded only when spring-tx is on the class path.
+ */
+final class CallerTransactionRelease implements TransactionSynchronization {
+
+	private static final Logger logger = LoggerFactory.getLogger(CallerTransactionRelease.class);
+
+	private final LockingSupport support;
+
+	private final LockableMethod method;
+
+	private final String key;
+
+	private final LockHandle handle;
+
+	@Nullable
+	private volatile Throwable failure;
+
+	private CallerTransactionRelease(LockingSupport support, LockableMethod method, String key, LockHandle handle) {
+		this.support = support;
+		this.method = method;
+		this.key = key;
+		this.handle = handle;
+	}
+
+	/**
+	 * Defers the release to the end of the current transaction, if synchronization is active.
+	 * @return the deferred release, or {@code null} when the caller should release on return
+	 */
+	@Nullable
+	static CallerTransactionRelease registerIfActive(LockingSupport support, LockableMethod method, String key,
+			LockHandle handle) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			return null;
+		}
+		CallerTransactionRelease release = new CallerTransactionRelease(support, method, key, handle);
+		TransactionSynchronizationManager.registerSynchronization(release);
+		if (logger.isDebugEnabled()) {
+			logger.debug("{} joined its caller's transaction: lock {} is released when that transaction completes",
+					method.description(), key);
+		}
+		return release;
+	}
+
+	void methodEnded(@Nullable Throwable failure) {
+		this.failure = failure;
+	}
+
+	@Override
+	public void afterCompletion(int status) {
+		this.support.finish(this.method, this.key, this.handle, this.failure, false);
+	}
+
+	/** Released late rather than early: the lock must outlive the caller's commit. */
+	@Override
+	public int getOrder() {
+		return LOWEST_PRECEDENCE;
+	}
+
+}

@@ -1,0 +1,89 @@
+package io.github.lockable.aop;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.aopalliance.intercept.MethodInvocation;
+
+import io.github.lockable.aop.LockingSupport.Decision;
+import io.github.lockable.store.LockHandle;
+
+import org.springframework.lang.Nullable;
+
+/**
+ * Locking for methods that return a {@link CompletableFuture} or {@link CompletionStage}.
+ * <p>
+ * The acquire does not block the caller: the caller gets its future at once, and the
+ * method runs once the store granted the lock (on the caller's thread when the store
+ * answered at once, otherwise on the continuation executor). The lock is held until the
+ * method's own stage completes, and released before the caller's future completes.
+ * Cancelling the caller's future completes it at once but does not release the lock:
+ * cancelling a {@code CompletableFuture} does not stop the work behind it.
+ */
+final class FutureLocking extends AsynchronousLocking {
+
+	FutureLocking(LockingSupport support) {
+		super(support);
+	}
+
+	@Override
+	Object failed(RuntimeException ex) {
+		return CompletableFuture.failedFuture(ex);
+	}
+
+	@Override
+	Object lock(MethodInvocation invocation, LockableMethod method, String key) {
+		CompletableFuture<Object> caller = new CompletableFuture<>();
+		this.support.acquireAsync(method, key, (decision) -> acquired(invocation, method, key, decision, caller));
+		return caller;
+	}
+
+	private void acquired(MethodInvocation invocation, LockableMethod method, String key, Decision decision,
+			CompletableFuture<Object> caller) {
+		if (decision instanceof Decision.Refuse refuse) {
+			caller.completeExceptionally(refuse.exception());
+			return;
+		}
+		if (decision == Decision.SKIP) {
+			caller.complete(null);
+			return;
+		}
+		LockHandle handle = (decision instanceof Decision.RunLocked locked) ? locked.handle() : null;
+		CompletionStage<?> stage;
+		try {
+			stage = (CompletionStage<?>) invocation.proceed();
+		}
+		catch (Throwable ex) {
+			ended(method, key, handle, null, ex, caller);
+			return;
+		}
+		if (stage == null) {
+			ended(method, key, handle, null, null, caller);
+			return;
+		}
+		stage.whenComplete((value, error) -> ended(method, key, handle, value, LockingSupport.unwrap(error), caller));
+	}
+
+	/** The method's work ended: release, then complete the caller's future off the store's threads. */
+	private void ended(LockableMethod method, String key, @Nullable LockHandle handle, @Nullable Object value,
+			@Nullable Throwable error, CompletableFuture<Object> caller) {
+		if (handle == null) {
+			complete(caller, value, error);
+			return;
+		}
+		this.support.whenDone(
+				this.support.finishAsync(method, key, handle, error, error instanceof CancellationException),
+				(ignored, neverFails) -> complete(caller, value, error));
+	}
+
+	private static void complete(CompletableFuture<Object> caller, @Nullable Object value, @Nullable Throwable error) {
+		if (error != null) {
+			caller.completeExceptionally(error);
+		}
+		else {
+			caller.complete(value);
+		}
+	}
+
+}

@@ -1,0 +1,247 @@
+package io.github.lockable.aop;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInvocation;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.InvalidLockKeyException;
+import io.github.lockable.LockConflictException;
+import io.github.lockable.LockStoreUnavailableException;
+import io.github.lockable.core.LockManager;
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockStoreException;
+
+import org.springframework.lang.Nullable;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The decisions every return kind shares, written once: the call's key, what an acquire
+ * result means (run locked, run unlocked, skip, refuse), and the release with its log
+ * event. The strategies per return kind ({@link BlockingLocking}, {@link FutureLocking},
+ * {@link ReactiveLocking}) only translate these decisions into their kind of result, the
+ * way Spring's {@code TransactionAspectSupport} shares its logic between its blocking and
+ * reactive paths.
+ */
+final class LockingSupport {
+
+	private final SingletonSupplier<LockManager> lockManager;
+
+	private final SingletonSupplier<StoreFailurePolicy> storeFailure;
+
+	private final SingletonSupplier<Executor> continuations;
+
+	/**
+	 * @param lockManager the lock manager, obtained on first use
+	 * @param storeFailure what a store failure means, obtained on first use
+	 * @param continuations where asynchronous kinds continue once the store answered, so
+	 * that no user code runs on the store client's I/O threads or on the JDK's timeout thread
+	 */
+	LockingSupport(Supplier<LockManager> lockManager, Supplier<StoreFailurePolicy> storeFailure,
+			Supplier<Executor> continuations) {
+		this.lockManager = SingletonSupplier.of(lockManager);
+		this.storeFailure = SingletonSupplier.of(storeFailure);
+		this.continuations = SingletonSupplier.of(continuations);
+	}
+
+	LockManager lockManager() {
+		return this.lockManager.obtain();
+	}
+
+	/**
+	 * The call's full key.
+	 * @throws InvalidLockKeyException if the resolver's part breaks the key rules (logged)
+	 */
+	String key(MethodInvocation invocation, LockableMethod method) {
+		try {
+			return method.key(invocation.getThis(), invocation.getArguments());
+		}
+		catch (InvalidLockKeyException ex) {
+			LockAttempts.invalidKey(method, ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * What the call does after an acquire attempt; logs held locks and store failures.
+	 * Nothing here can throw once a lock was acquired: the caller must reach its release.
+	 */
+	Decision decide(LockableMethod method, String key, AcquireResult result) {
+		if (result instanceof AcquireResult.Acquired acquired) {
+			storeAnswered(method);
+			return new Decision.RunLocked(acquired.handle());
+		}
+		String store = lockManager().store().name();
+		if (result instanceof AcquireResult.Held held) {
+			storeAnswered(method);
+			if (method.conflictPolicy() == ConflictPolicy.SKIP) {
+				LockAttempts.skipped(method, key, store, held);
+				return Decision.SKIP;
+			}
+			LockAttempts.conflicted(method, key, store, held);
+			return new Decision.Refuse(new LockConflictException(method.conflictPolicy(),
+					(held.remainingTtl() != null) ? held.remainingTtl() : method.ttl()));
+		}
+		LockStoreException cause = ((AcquireResult.Failed) result).cause();
+		boolean proceeding = this.storeFailure.obtain() == StoreFailurePolicy.PROCEED;
+		LockAttempts.storeFailed(method, key, store, cause, proceeding,
+				method.storeOutage().failed(cause.getCode(), System.nanoTime()));
+		if (proceeding) {
+			return Decision.RUN_UNLOCKED;
+		}
+		return new Decision.Refuse(new LockStoreUnavailableException(
+				"Lock store unavailable; " + method.description() + " did not run", cause));
+	}
+
+	private void storeAnswered(LockableMethod method) {
+		long failures = method.storeOutage().recovered();
+		if (failures > 0) {
+			try {
+				LockAttempts.storeRecovered(method, lockManager().store().name(), failures);
+			}
+			catch (RuntimeException ex) {
+				// A log appender's trouble must not stand between a granted lock and its release.
+			}
+		}
+	}
+
+	/**
+	 * Releases the lock and logs how the call ended. Never throws.
+	 */
+	void finish(LockableMethod method, String key, LockHandle handle, @Nullable Throwable error, boolean cancelled) {
+		LockManager manager = lockManager();
+		manager.release(handle);
+		logFinished(method, key, manager, handle, error, cancelled);
+	}
+
+	/**
+	 * Releases the lock without blocking and logs how the call ended.
+	 * @return a stage that completes, never exceptionally, once the release is done
+	 */
+	CompletableFuture<Void> finishAsync(LockableMethod method, String key, LockHandle handle,
+			@Nullable Throwable error, boolean cancelled) {
+		LockManager manager = lockManager();
+		return manager.releaseAsync(handle)
+			.thenRun(() -> logFinished(method, key, manager, handle, error, cancelled))
+			.exceptionally((neverFromRelease) -> null)
+			.toCompletableFuture();
+	}
+
+	private static void logFinished(LockableMethod method, String key, LockManager manager, LockHandle handle,
+			@Nullable Throwable error, boolean cancelled) {
+		if (LockAttempts.isFinishLogged(method)) {
+			try {
+				LockAttempts.finished(method, key, manager.store().name(), handle.elapsed(), error, cancelled);
+			}
+			catch (RuntimeException ex) {
+				// The lock is released; a log appender's trouble must not mask the call's result.
+			}
+		}
+	}
+
+	/**
+	 * Acquires without blocking the caller, and hands what the call does next to the
+	 * continuation, off the store's threads (see {@link #whenDone}).
+	 */
+	void acquireAsync(LockableMethod method, String key, Consumer<Decision> continuation) {
+		whenDone(lockManager().acquireAsync(key, method.ttl()),
+				(result, error) -> continuation.accept(decide(method, key, acquireResult(result, error))));
+	}
+
+	/**
+	 * Runs the action with the stage's outcome: at once on this thread when the stage is
+	 * already done, otherwise on the continuation executor, never on the thread that
+	 * completed the stage (a Redis client's I/O thread, the JDK's timeout thread). An
+	 * executor that refuses (it is shutting down) makes the action run where the stage
+	 * completed rather than never: a lock must always reach its release.
+	 */
+	<T> void whenDone(CompletionStage<T> stage, BiConsumer<? super T, Throwable> action) {
+		CompletableFuture<T> future = stage.toCompletableFuture();
+		if (future.isDone()) {
+			runWithOutcome(future, action);
+			return;
+		}
+		future.whenComplete((value, error) -> {
+			Runnable continuation = () -> action.accept(value, unwrap(error));
+			try {
+				this.continuations.obtain().execute(continuation);
+			}
+			catch (RejectedExecutionException ex) {
+				continuation.run();
+			}
+		});
+	}
+
+	private static <T> void runWithOutcome(CompletableFuture<T> done, BiConsumer<? super T, Throwable> action) {
+		T value;
+		try {
+			value = done.join();
+		}
+		catch (RuntimeException ex) {
+			action.accept(null, unwrap(ex));
+			return;
+		}
+		action.accept(value, null);
+	}
+
+	/**
+	 * An acquire stage that failed instead of answering {@link AcquireResult.Failed}, as a
+	 * store failure.
+	 */
+	private static AcquireResult acquireResult(@Nullable AcquireResult result, @Nullable Throwable error) {
+		if (error == null && result != null) {
+			return result;
+		}
+		return new AcquireResult.Failed((error instanceof LockStoreException storeException) ? storeException
+				: new LockStoreException("Lock store failed: " + error, error));
+	}
+
+	@Nullable
+	static Throwable unwrap(@Nullable Throwable error) {
+		return (error instanceof CompletionException && error.getCause() != null) ? error.getCause() : error;
+	}
+
+	/**
+	 * What a call does after its acquire attempt.
+	 */
+	sealed interface Decision {
+
+		/** Do not run the method: the policy is SKIP. */
+		Decision SKIP = new Skip();
+
+		/** Run the method without a lock: the store failed and the policy says proceed. */
+		Decision RUN_UNLOCKED = new RunUnlocked();
+
+		/**
+		 * Run the method, then release.
+		 * @param handle the granted lock
+		 */
+		record RunLocked(LockHandle handle) implements Decision {
+		}
+
+		/** The policy is SKIP. */
+		record Skip() implements Decision {
+		}
+
+		/** The store failed and the policy is to proceed. */
+		record RunUnlocked() implements Decision {
+		}
+
+		/**
+		 * Do not run the method; the caller gets the exception.
+		 * @param exception a conflict or an unavailable store
+		 */
+		record Refuse(RuntimeException exception) implements Decision {
+		}
+
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.github.lockable.core;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.ReleaseResult;
+
+/**
+ * Keeps a misbehaving {@link LockMetrics} from standing between a granted lock and its
+ * release: a hook that throws is reported once, at WARN, and otherwise ignored.
+ */
+final class GuardedLockMetrics implements LockMetrics {
+
+	private static final Logger logger = LoggerFactory.getLogger(GuardedLockMetrics.class);
+
+	private final LockMetrics delegate;
+
+	private final AtomicBoolean reported = new AtomicBoolean();
+
+	private GuardedLockMetrics(LockMetrics delegate) {
+		this.delegate = delegate;
+	}
+
+	static LockMetrics guard(LockMetrics metrics) {
+		return (metrics == LockMetrics.NONE || metrics instanceof GuardedLockMetrics) ? metrics
+				: new GuardedLockMetrics(metrics);
+	}
+
+	@Override
+	public void acquireAttempted(AcquireResult result) {
+		try {
+			this.delegate.acquireAttempted(result);
+		}
+		catch (RuntimeException ex) {
+			failed("acquireAttempted", ex);
+		}
+	}
+
+	@Override
+	public void released(ReleaseResult result, Duration held) {
+		try {
+			this.delegate.released(result, held);
+		}
+		catch (RuntimeException ex) {
+			failed("released", ex);
+		}
+	}
+
+	@Override
+	public void releaseFailed(Duration held) {
+		try {
+			this.delegate.releaseFailed(held);
+		}
+		catch (RuntimeException ex) {
+			failed("releaseFailed", ex);
+		}
+	}
+
+	@Override
+	public void ttlNearlyExhausted() {
+		try {
+			this.delegate.ttlNearlyExhausted();
+		}
+		catch (RuntimeException ex) {
+			failed("ttlNearlyExhausted", ex);
+		}
+	}
+
+	private void failed(String hook, RuntimeException ex) {
+		if (this.reported.compareAndSet(false, true)) {
+			logger.warn("LockMetrics {}.{} threw; locks are unaffected, and later failures of its hooks are "
+					+ "logged at DEBUG only", this.delegate.getClass().getName(), hook, ex);
+		}
+		else {
+			logger.debug("LockMetrics {}.{} threw", this.delegate.getClass().getName(), hook, ex);
+		}
+	}
+
+}
