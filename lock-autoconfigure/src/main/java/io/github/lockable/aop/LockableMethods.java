@@ -302,7 +302,7 @@ final class LockableMethods {
 			problems.add(description + ": is a suspend function; holding a lock across it needs "
 					+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor on the class path");
 		}
-		else if (policy == ConflictPolicy.SKIP && !returned.isOptional()
+		else if (policy == ConflictPolicy.SKIP && !returned.isOptional() && returnType != void.class
 				&& !returnType.getName().equals("kotlin.Unit")) {
 			problems.add(description + ": conflictPolicy SKIP returns null for a skipped call, but the suspend "
 					+ "function returns the non-null type " + returnType.getName() + "; make it nullable, return Unit, "

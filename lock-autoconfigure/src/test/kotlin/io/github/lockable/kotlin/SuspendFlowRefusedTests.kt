@@ -1,5 +1,6 @@
 package io.github.lockable.kotlin
 
+import io.github.lockable.ConflictPolicy
 import io.github.lockable.Lockable
 import io.github.lockable.aop.LockableConfigurationException
 import io.github.lockable.autoconfigure.LockableAutoConfiguration
@@ -13,7 +14,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner
 
 /**
  * A `Flow` is a stream like a `Flux`: a lock around it would be held for the stream's whole
- * life, so `@Lockable` on a function returning one stops the application at startup.
+ * life, so `@Lockable` on a function returning one stops the application at startup. So does
+ * `SKIP` on a suspend function whose result cannot be the `null` a skipped call returns.
  */
 class SuspendFlowRefusedTests {
 
@@ -32,7 +34,17 @@ class SuspendFlowRefusedTests {
 		assertRefused(PlainFlowJobs::class.java, "PlainFlowJobs.lines(")
 	}
 
-	private fun assertRefused(jobs: Class<*>, method: String) {
+	@Test
+	fun `SKIP on a suspend function with a non-null result is refused at startup`() {
+		assertRefused(NonNullSkipJobs::class.java, "NonNullSkipJobs.report(", "non-null type java.lang.String")
+	}
+
+	@Test
+	fun `SKIP on a suspend function with a nullable or Unit result starts`() {
+		runner.withBean(NullableSkipJobs::class.java).run { context -> assertThat(context).hasNotFailed() }
+	}
+
+	private fun assertRefused(jobs: Class<*>, method: String, reason: String = "Flow") {
 		runner.withBean(jobs).run { context ->
 			assertThat(context).hasFailed()
 			val refusal = generateSequence(context.startupFailure) { it.cause }
@@ -40,7 +52,7 @@ class SuspendFlowRefusedTests {
 				.firstOrNull()
 			assertThat(refusal).describedAs("LockableConfigurationException in the cause chain of %s",
 					context.startupFailure).isNotNull()
-			assertThat(refusal!!.message).contains(method).contains("Flow")
+			assertThat(refusal!!.message).contains(method).contains(reason)
 		}
 	}
 
@@ -57,5 +69,23 @@ open class PlainFlowJobs {
 
 	@Lockable(key = "kotlin:flow", ttl = "20s")
 	open fun lines(): Flow<String> = flowOf("a", "b")
+
+}
+
+open class NonNullSkipJobs {
+
+	@Lockable(key = "kotlin:report", ttl = "20s", conflictPolicy = ConflictPolicy.SKIP)
+	open suspend fun report(): String = "report"
+
+}
+
+open class NullableSkipJobs {
+
+	@Lockable(key = "kotlin:report", ttl = "20s", conflictPolicy = ConflictPolicy.SKIP)
+	open suspend fun report(): String? = "report"
+
+	@Lockable(key = "kotlin:cleanup", ttl = "20s", conflictPolicy = ConflictPolicy.SKIP)
+	open suspend fun cleanUp() {
+	}
 
 }

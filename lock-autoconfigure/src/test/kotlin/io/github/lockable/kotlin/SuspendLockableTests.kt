@@ -35,7 +35,7 @@ import kotlin.time.Duration.Companion.seconds
 
 /**
  * `@Lockable` on Kotlin `suspend` functions, against a real Redis: the lock is held from
- * before the body starts until the body returns, throws or, once cancelled, really stops.
+ * before the body starts until the body returns or throws, even when its caller was cancelled.
  *
  * Spring's proxy hands the advice a Publisher for the coroutine while the method's declared
  * return type is `Object`; these tests pin down that the lock is held like a `Mono`'s.
@@ -140,8 +140,13 @@ class SuspendLockableTests {
 		assertThat(keyExists(id)).isFalse()
 	}
 
+	/**
+	 * A caller's cancel ends the caller at once but does not cancel the locked work: like a
+	 * cancelled CompletableFuture's task, it runs on to its end, and the lock keeps everybody
+	 * else out until then.
+	 */
 	@Test
-	fun `a cancelled caller frees the lock only once the body has really stopped`() = locked {
+	fun `a cancelled caller leaves the body running under the lock until it ends`() = locked {
 		val id = newId()
 		val caller = launch(Dispatchers.Default) { jobs.cancellable(id) }
 		probe.entered(id)
@@ -149,22 +154,22 @@ class SuspendLockableTests {
 
 		caller.cancel()
 		caller.join()
-		probe.signal("$id:cancelled").await()
 
-		assertThat(probe.signal("$id:stopped").isCompleted).isFalse()
+		assertThat(probe.signal("$id:cancelled").isCompleted).describedAs("body cancelled").isFalse()
 		// A release on the cancel would come a moment later, from another thread: the key must
 		// stay for a while, not just at one instant.
-		await("lock key while the cancelled body is still cleaning up").during(Duration.ofMillis(500))
+		await("lock key while the body of the cancelled caller still runs").during(Duration.ofMillis(500))
 			.atMost(Duration.ofSeconds(5))
 			.until { keyExists(id) }
 		assertThat(runCatching { jobs.hold(id) }.exceptionOrNull())
-			.describedAs("a call while the cancelled body is still cleaning up")
+			.describedAs("a call while the body of the cancelled caller still runs")
 			.isInstanceOf(LockConflictException::class.java)
 
+		probe.open(id)
 		probe.open("$id:cleanup")
 		probe.signal("$id:stopped").await()
 		await().atMost(Duration.ofSeconds(10)).untilAsserted {
-			assertThat(keyExists(id)).describedAs("lock key once the body stopped").isFalse()
+			assertThat(keyExists(id)).describedAs("lock key once the body ended").isFalse()
 		}
 		assertThat(probe.runs(id)).isEqualTo(1)
 	}
@@ -234,8 +239,8 @@ open class SuspendJobs(private val probe: Probe) {
 	}
 
 	/**
-	 * Waits for a gate that the test never opens; once cancelled it keeps working until the
-	 * test opens the gate `id:cleanup`.
+	 * Waits for the gate `id`, then for `id:cleanup`; records whether it was cancelled and
+	 * when it stopped.
 	 */
 	@Lockable(resolver = "byId", ttl = "20s")
 	open suspend fun cancellable(id: String): String {
