@@ -47,8 +47,11 @@ final class ReactiveLocking extends AsynchronousLocking {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		sink.onCancel(() -> cancelled.set(true));
 		this.support.acquireAsync(method, key, (decision) -> {
-			if (decision instanceof Decision.RunLocked locked && cancelled.get()) {
-				this.support.finishAsync(method, key, locked.handle(), null, true);
+			if (cancelled.get()) {
+				// Cancelled before the method was called: call nothing, hold nothing.
+				if (decision instanceof Decision.RunLocked locked) {
+					this.support.finishAsync(method, key, locked.handle(), null, true);
+				}
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
 				run(invocation, method, key, locked.handle(), sink, cancelled);

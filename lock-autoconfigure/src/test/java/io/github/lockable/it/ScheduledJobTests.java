@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,6 +63,11 @@ import static org.awaitility.Awaitility.await;
 class ScheduledJobTests {
 
 	private final ListAppender<ILoggingEvent> attempts = new ListAppender<>();
+
+	{
+		// Scheduler threads append while the test reads.
+		this.attempts.list = new CopyOnWriteArrayList<>();
+	}
 
 	private final Logger attemptLogger = (Logger) LoggerFactory.getLogger("io.github.lockable.attempt");
 
