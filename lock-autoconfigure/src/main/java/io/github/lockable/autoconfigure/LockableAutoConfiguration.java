@@ -6,6 +6,7 @@ import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockDefaults;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -79,6 +81,15 @@ public class LockableAutoConfiguration {
 		LockableAdvisor advisor = new LockableAdvisor(defaults, keys, lockManager::getObject);
 		advisor.setOrder(properties.getOrder());
 		return advisor;
+	}
+
+	@Bean
+	@ConditionalOnClass(name = { "org.springframework.validation.beanvalidation.MethodValidationInterceptor",
+			"jakarta.validation.executable.ExecutableValidator" })
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ValidationBeforeLockPostProcessor validationBeforeLockPostProcessor() {
+		return new ValidationBeforeLockPostProcessor();
 	}
 
 }
