@@ -33,6 +33,12 @@ public final class ValidationBeforeLockPostProcessor implements BeanPostProcesso
 
 	private static final Logger logger = LoggerFactory.getLogger(ValidationBeforeLockPostProcessor.class);
 
+	/**
+	 * Creates the post-processor; it has no settings.
+	 */
+	public ValidationBeforeLockPostProcessor() {
+	}
+
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof Advised advised) {
