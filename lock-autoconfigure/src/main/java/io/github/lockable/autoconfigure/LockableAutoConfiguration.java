@@ -8,6 +8,7 @@ import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockDefaults;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
@@ -18,6 +19,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -105,6 +107,15 @@ public class LockableAutoConfiguration {
 			return executor;
 		}
 		return ForkJoinPool.commonPool();
+	}
+
+	@Bean
+	@ConditionalOnClass(name = { "org.springframework.validation.beanvalidation.MethodValidationInterceptor",
+			"jakarta.validation.executable.ExecutableValidator" })
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ValidationBeforeLockPostProcessor validationBeforeLockPostProcessor() {
+		return new ValidationBeforeLockPostProcessor();
 	}
 
 }

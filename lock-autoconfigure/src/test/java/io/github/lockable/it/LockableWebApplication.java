@@ -16,14 +16,12 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
-import io.github.lockable.autoconfigure.LockableProperties;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.redis.RedisLockStore;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.annotation.Transactional;
@@ -48,17 +46,8 @@ import org.springframework.web.server.ResponseStatusException;
 		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
 		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
 		"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+@Import(RecordingStoreConfiguration.class)
 public class LockableWebApplication {
-
-	@Bean
-	Gate gate() {
-		return new Gate();
-	}
-
-	@Bean
-	RecordingLockStore recordingLockStore(LettuceConnectionFactory connectionFactory, LockableProperties properties) {
-		return new RecordingLockStore(new RedisLockStore(connectionFactory, properties.getAcquireTimeout()));
-	}
 
 	@Bean
 	LockKeyResolver project() {
