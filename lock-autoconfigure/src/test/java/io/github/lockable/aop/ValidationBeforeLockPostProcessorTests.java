@@ -22,13 +22,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ValidationBeforeLockPostProcessorTests {
 
+	private static final class LockableAdvisorCollaborators {
+
+		static <T> T unexpected() {
+			throw new AssertionError("no call expected");
+		}
+
+	}
+
 	private final ValidationBeforeLockPostProcessor postProcessor = new ValidationBeforeLockPostProcessor();
 
 	private final Advisor lock = new LockableAdvisor(
-			new LockDefaults(Duration.ofSeconds(30), ConflictPolicy.CONFLICT, StoreFailurePolicy.FAIL),
-			new LockKeys("lock", 200), () -> {
-				throw new AssertionError("no call expected");
-			});
+			() -> new LockDefaults(Duration.ofSeconds(30), ConflictPolicy.CONFLICT, StoreFailurePolicy.FAIL),
+			() -> new LockKeys("lock", 200), LockableAdvisorCollaborators::unexpected,
+			LockableAdvisorCollaborators::unexpected);
 
 	private final Advisor validation = new DefaultPointcutAdvisor(new MethodValidationInterceptor());
 

@@ -161,17 +161,18 @@ class ExclusionOnEveryPathTests {
 
 	@Test
 	void userCodeNeverContinuesOnTheTimeoutThreadWhenTheStoreIsSilent() throws Exception {
-		this.redis.pause(Duration.ofSeconds(4));
-		String monoContinuation = this.asyncJobs.mono(UUID.randomUUID(), Mono.just("never"))
+		// Both calls start at once, so that both time out (after 2s) while the server is paused.
+		this.redis.pause(Duration.ofSeconds(6));
+		CompletableFuture<String> monoContinuation = this.asyncJobs.mono(UUID.randomUUID(), Mono.just("never"))
 			.map((value) -> "ran")
 			.onErrorResume(LockStoreUnavailableException.class,
 					(ex) -> Mono.fromCallable(() -> Thread.currentThread().getName()))
-			.block(WAIT);
-		assertThat(monoContinuation).satisfies(this::notAStoreThread);
-		String futureContinuation = this.asyncJobs.future(UUID.randomUUID(), CompletableFuture.completedFuture("never"))
-			.handle((value, ex) -> (ex != null) ? Thread.currentThread().getName() : "ran")
-			.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(futureContinuation).satisfies(this::notAStoreThread);
+			.toFuture();
+		CompletableFuture<String> futureContinuation = this.asyncJobs
+			.future(UUID.randomUUID(), CompletableFuture.completedFuture("never"))
+			.handle((value, ex) -> (ex != null) ? Thread.currentThread().getName() : "ran");
+		assertThat(monoContinuation.get(WAIT.toSeconds(), TimeUnit.SECONDS)).satisfies(this::notAStoreThread);
+		assertThat(futureContinuation.get(WAIT.toSeconds(), TimeUnit.SECONDS)).satisfies(this::notAStoreThread);
 		assertThat(this.gate.runs()).hasValue(0);
 	}
 
