@@ -57,7 +57,9 @@ final class RedisConnections implements AutoCloseable {
 			if (this.opening == null) {
 				CompletableFuture<NativeConnection> attempt = new CompletableFuture<>();
 				this.opening = attempt;
-				Thread opener = new Thread(() -> open(attempt), "lockable-redis-connect");
+				// Started by whichever caller comes first: it must not inherit that caller's
+				// thread locals (a request's, a security context).
+				Thread opener = new Thread(null, () -> open(attempt), "lockable-redis-connect", 0, false);
 				opener.setDaemon(true);
 				opener.start();
 			}
