@@ -64,8 +64,9 @@ public class LockableProperties {
 	private StoreFailurePolicy storeFailure = StoreFailurePolicy.FAIL;
 
 	/**
-	 * Longest a single store command may take before it counts as a store failure. Opening a
-	 * connection is bounded by spring.data.redis.connect-timeout on top.
+	 * Longest a whole acquire may take, opening the first connection to the store included,
+	 * before it counts as a store failure. Every caller waits at most this long, even when
+	 * the store accepts connections and never answers.
 	 */
 	private Duration acquireTimeout = Duration.ofSeconds(2);
 

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -28,9 +29,8 @@ import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.lang.Nullable;
 
 /**
  * A {@link LockStore} on Redis (standalone, Sentinel or Cluster), through the application's
@@ -40,8 +40,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * release are one round trip each: a Lua script run by EVALSHA, falling back to EVAL when
  * the server answers NOSCRIPT (after a restart or SCRIPT FLUSH). The store talks to
  * Lettuce's asynchronous API on the factory's shared native connection, with keys and
- * arguments encoded once, and bounds every command by its timeout: a server that does not
- * answer in time becomes a store failure, never a hung thread.
+ * arguments encoded once, and bounds every call by its timeout, opening the connection
+ * included: a server that does not answer in time becomes a store failure, never a hung
+ * thread.
  * <p>
  * Every script touches only {@code KEYS[1]}, so it runs on a Redis Cluster. Companion keys
  * of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag equal
@@ -51,23 +52,20 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisLockStore.class);
 
-	private final LettuceConnectionFactory connectionFactory;
-
 	private final Duration timeout;
 
 	private final long timeoutNanos;
 
-	private final Object connectionMonitor = new Object();
-
-	private volatile NativeConnection connection;
+	private final RedisConnections connections;
 
 	/**
 	 * Creates a store on the given connection factory.
 	 * @param connectionFactory the application's Lettuce connection factory
-	 * @param timeout longest a single store call may take before it counts as a failure
+	 * @param timeout longest a single store call may take before it counts as a failure,
+	 * opening the connection included
 	 */
 	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.connections = new RedisConnections(connectionFactory);
 		this.timeout = Objects.requireNonNull(timeout, "timeout must not be null");
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
@@ -90,7 +88,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			answer = execute(LockScript.ACQUIRE, key, tokenBytes, encode(request.ttl().toMillis()));
 		}
 		catch (LockStoreException ex) {
-			if (ex instanceof RedisTimeoutException) {
+			if (ex instanceof RedisTimeoutException timedOut && timedOut.commandSent()) {
 				cleanUpAfterTimeout(key, tokenBytes);
 			}
 			return new AcquireResult.Failed(ex);
@@ -109,7 +107,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 					return acquireResult(request, token, answer);
 				}
 				LockStoreException failure = storeException(ex);
-				if (failure instanceof RedisTimeoutException) {
+				if (failure instanceof RedisTimeoutException timedOut && timedOut.commandSent()) {
 					cleanUpAfterTimeout(key, tokenBytes);
 				}
 				return new AcquireResult.Failed(failure);
@@ -163,18 +161,20 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	private <T> T execute(LockScript script, byte[] key, byte[]... args) {
-		NativeConnection connection = connection();
-		// Opening the connection is bounded by the connect timeout; the command has its own.
 		long deadline = System.nanoTime() + this.timeoutNanos;
+		NativeConnection connection = this.connections.current();
+		if (connection == null) {
+			connection = awaitConnection(deadline);
+		}
 		byte[][] keys = { key };
 		try {
 			try {
 				return await(connection,
-						connection.commands.evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), deadline);
+						connection.commands().evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), deadline);
 			}
 			catch (RedisNoScriptException ex) {
 				return await(connection,
-						connection.commands.eval(script.source(), ScriptOutputType.INTEGER, keys, args), deadline);
+						connection.commands().eval(script.source(), ScriptOutputType.INTEGER, keys, args), deadline);
 			}
 		}
 		catch (LockStoreException ex) {
@@ -186,88 +186,88 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * Waits for the answer until the deadline. An interrupt does not cut the wait short: the
-	 * wait is bounded anyway, and a release abandoned halfway would leave the lock for its
-	 * whole TTL. The interrupt is kept for the caller.
+	 * Waits for the connection until the deadline. An open still in progress then goes on
+	 * for the callers after this one.
 	 */
-	private <T> T await(NativeConnection connection, RedisFuture<T> future, long deadline) {
-		boolean interrupted = false;
+	private NativeConnection awaitConnection(long deadline) {
 		try {
-			while (true) {
-				try {
-					return future.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-				catch (ExecutionException ex) {
-					if (ex.getCause() instanceof RedisNoScriptException noScript) {
-						throw noScript;
-					}
-					throw storeException(connection, ex.getCause());
-				}
-				catch (TimeoutException ex) {
-					future.cancel(false);
-					throw new RedisTimeoutException(this.timeout);
-				}
-			}
+			return BoundedWait.get(this.connections.opening(), deadline);
 		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
+		catch (ExecutionException ex) {
+			throw storeException(ex);
+		}
+		catch (TimeoutException ex) {
+			throw new RedisTimeoutException(this.timeout, false);
+		}
+	}
+
+	private <T> T await(NativeConnection connection, RedisFuture<T> future, long deadline) {
+		try {
+			return BoundedWait.get(future, deadline);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RedisNoScriptException noScript) {
+				throw noScript;
 			}
+			throw storeException(connection, ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			future.cancel(false);
+			throw new RedisTimeoutException(this.timeout, true);
 		}
 	}
 
 	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[] key, byte[]... args) {
-		NativeConnection connection;
-		try {
-			connection = connection();
-		}
-		catch (LockStoreException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
 		byte[][] keys = { key };
-		RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commands;
-		CompletableFuture<T> result = commands.<T>evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args)
+		NativeConnection connection = this.connections.current();
+		if (connection == null) {
+			return executeWhenOpen(script, keys, args);
+		}
+		return this.<T>send(connection, script, keys, args)
+			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+			.handle((value, ex) -> valueOrFailure(connection, value, ex));
+	}
+
+	/**
+	 * Sends the command once the connection is open, within the same timeout from now.
+	 * Whichever comes first, the open or the timeout, decides whether the command is sent:
+	 * an acquire sent after its caller gave up would hold a lock nobody releases.
+	 */
+	private <T> CompletableFuture<T> executeWhenOpen(LockScript script, byte[][] keys, byte[][] args) {
+		AtomicBoolean decided = new AtomicBoolean();
+		return this.connections.opening()
+			.thenCompose((connection) -> decided.compareAndSet(false, true)
+					? this.<T>send(connection, script, keys, args)
+						.handle((value, ex) -> valueOrFailure(connection, value, ex))
+					: CompletableFuture.<T>failedFuture(new RedisTimeoutException(this.timeout, false)))
+			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+			.handle((value, ex) -> {
+				if (ex == null) {
+					return value;
+				}
+				Throwable cause = unwrap(ex);
+				if (cause instanceof TimeoutException) {
+					cause = new RedisTimeoutException(this.timeout, !decided.compareAndSet(false, true));
+				}
+				throw new CompletionException(storeException(cause));
+			});
+	}
+
+	private <T> CompletableFuture<T> send(NativeConnection connection, LockScript script, byte[][] keys,
+			byte[][] args) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commands();
+		return commands.<T>evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args)
 			.toCompletableFuture()
 			.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 					? commands.<T>eval(script.source(), ScriptOutputType.INTEGER, keys, args).toCompletableFuture()
 					: CompletableFuture.failedFuture(ex));
-		return result.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).handle((value, ex) -> {
-			if (ex != null) {
-				throw new CompletionException(storeException(connection, unwrap(ex)));
-			}
-			return value;
-		});
 	}
 
-	private NativeConnection connection() {
-		NativeConnection current = this.connection;
-		if (current != null) {
-			return current;
+	private <T> T valueOrFailure(NativeConnection connection, T value, @Nullable Throwable ex) {
+		if (ex != null) {
+			throw new CompletionException(storeException(connection, unwrap(ex)));
 		}
-		synchronized (this.connectionMonitor) {
-			if (this.connection == null) {
-				this.connection = openConnection();
-			}
-			return this.connection;
-		}
-	}
-
-	private NativeConnection openConnection() {
-		RedisConnection connection;
-		try {
-			connection = this.connectionFactory.getConnection();
-		}
-		catch (RuntimeException ex) {
-			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
-		}
-		if (!(connection instanceof LettuceConnection lettuce)) {
-			connection.close();
-			throw new LockStoreException("Expected a Lettuce connection but got " + connection.getClass().getName());
-		}
-		return new NativeConnection(lettuce, lettuce.getNativeConnection());
+		return value;
 	}
 
 	private LockStoreException storeException(NativeConnection failed, Throwable ex) {
@@ -275,23 +275,13 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			return storeException;
 		}
 		if (ex instanceof TimeoutException) {
-			return new RedisTimeoutException(this.timeout);
+			return new RedisTimeoutException(this.timeout, true);
 		}
 		if (!(ex instanceof RedisCommandExecutionException)) {
 			// Not an error answer from the server: the connection may be closed for good.
-			// The next call asks the factory again, which opens a new one if needed.
-			invalidate(failed);
+			this.connections.invalidate(failed);
 		}
 		return new LockStoreException("Redis command failed: " + ex.getMessage(), ex);
-	}
-
-	private void invalidate(NativeConnection failed) {
-		synchronized (this.connectionMonitor) {
-			if (this.connection == failed) {
-				this.connection = null;
-				failed.close();
-			}
-		}
 	}
 
 	private LockStoreException storeException(Throwable ex) {
@@ -323,27 +313,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		synchronized (this.connectionMonitor) {
-			NativeConnection current = this.connection;
-			this.connection = null;
-			if (current != null) {
-				current.close();
-			}
-		}
-	}
-
-	private record NativeConnection(LettuceConnection springConnection,
-			RedisClusterAsyncCommands<byte[], byte[]> commands) {
-
-		void close() {
-			try {
-				this.springConnection.close();
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Failed to close the Redis connection", ex);
-			}
-		}
-
+		this.connections.close();
 	}
 
 	/**
@@ -351,8 +321,19 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 */
 	static final class RedisTimeoutException extends LockStoreException {
 
-		RedisTimeoutException(Duration timeout) {
-			super("Redis did not answer within " + timeout.toMillis() + "ms (lockable.acquire-timeout)", "TIMEOUT", null);
+		private final boolean commandSent;
+
+		RedisTimeoutException(Duration timeout, boolean commandSent) {
+			super(((commandSent) ? "Redis did not answer within " : "No connection to Redis within ")
+					+ timeout.toMillis() + "ms (lockable.acquire-timeout)", "TIMEOUT", null);
+			this.commandSent = commandSent;
+		}
+
+		/**
+		 * Whether the command went out before the timeout, so it may still run.
+		 */
+		boolean commandSent() {
+			return this.commandSent;
 		}
 
 	}

@@ -1,0 +1,154 @@
+package io.github.lockable.store.redis;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+import io.github.lockable.store.LockStoreException;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.lang.Nullable;
+
+/**
+ * The store's connection, opened off the callers' threads, at most one open at a time.
+ * <p>
+ * The factory opens synchronously, for as long as Lettuce's connect and handshake timeouts
+ * allow, and serializes its callers. So a dedicated daemon thread opens, and every caller
+ * shares that one attempt for as long as its own deadline allows. An attempt outlives the
+ * callers that gave up on it; a failed one is forgotten, so the next call tries again.
+ */
+final class RedisConnections implements AutoCloseable {
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final Object monitor = new Object();
+
+	private volatile NativeConnection connection;
+
+	/** The attempt in progress, or null; guarded by the monitor. */
+	@Nullable
+	private CompletableFuture<NativeConnection> opening;
+
+	RedisConnections(LettuceConnectionFactory connectionFactory) {
+		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+	}
+
+	/**
+	 * The open connection: one volatile read.
+	 * @return the connection, or null when none is open yet
+	 */
+	@Nullable
+	NativeConnection current() {
+		return this.connection;
+	}
+
+	/**
+	 * The open connection, or the attempt to open it, started if none runs. Never blocks
+	 * for the connection itself.
+	 * @return a future of the connection; it fails with a {@link LockStoreException}
+	 */
+	CompletableFuture<NativeConnection> opening() {
+		synchronized (this.monitor) {
+			NativeConnection current = this.connection;
+			if (current != null) {
+				return CompletableFuture.completedFuture(current);
+			}
+			if (this.opening == null) {
+				CompletableFuture<NativeConnection> attempt = new CompletableFuture<>();
+				this.opening = attempt;
+				// Started by whichever caller comes first: it must not inherit that caller's
+				// thread locals (a request's, a security context).
+				Thread opener = new Thread(null, () -> open(attempt), "lockable-redis-connect", 0, false);
+				opener.setDaemon(true);
+				opener.start();
+			}
+			return this.opening;
+		}
+	}
+
+	private void open(CompletableFuture<NativeConnection> attempt) {
+		NativeConnection opened;
+		try {
+			opened = openConnection();
+		}
+		catch (Throwable ex) {
+			forget(attempt);
+			attempt.completeExceptionally((ex instanceof LockStoreException) ? ex
+					: new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex));
+			return;
+		}
+		synchronized (this.monitor) {
+			if (this.opening == attempt) {
+				this.opening = null;
+				this.connection = opened;
+				attempt.complete(opened);
+				return;
+			}
+		}
+		opened.close();
+		attempt.completeExceptionally(
+				new LockStoreException("The Redis lock store was closed while connecting", "UNREACHABLE", null));
+	}
+
+	private void forget(CompletableFuture<NativeConnection> attempt) {
+		synchronized (this.monitor) {
+			if (this.opening == attempt) {
+				this.opening = null;
+			}
+		}
+	}
+
+	private NativeConnection openConnection() {
+		RedisConnection connection;
+		try {
+			connection = this.connectionFactory.getConnection();
+		}
+		catch (RuntimeException ex) {
+			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
+		}
+		if (!(connection instanceof LettuceConnection lettuce)) {
+			connection.close();
+			throw new LockStoreException("Expected a Lettuce connection but got " + connection.getClass().getName());
+		}
+		try {
+			// Takes a dedicated connection from the factory's pool unless the native one is shared.
+			return new NativeConnection(lettuce, lettuce.getNativeConnection());
+		}
+		catch (RuntimeException ex) {
+			lettuce.close();
+			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
+		}
+	}
+
+	/**
+	 * Forgets a connection a command found broken, so the next call asks the factory
+	 * again, which opens a new one if needed.
+	 * @param failed the connection the command ran on
+	 */
+	void invalidate(NativeConnection failed) {
+		synchronized (this.monitor) {
+			if (this.connection == failed) {
+				this.connection = null;
+				failed.close();
+			}
+		}
+	}
+
+	/**
+	 * Gives back the connection this store took from the factory; an attempt in progress
+	 * closes what it opens. A later call opens again.
+	 */
+	@Override
+	public void close() {
+		synchronized (this.monitor) {
+			NativeConnection current = this.connection;
+			this.connection = null;
+			this.opening = null;
+			if (current != null) {
+				current.close();
+			}
+		}
+	}
+
+}
