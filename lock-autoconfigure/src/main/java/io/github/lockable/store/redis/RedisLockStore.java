@@ -29,6 +29,7 @@ import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.lang.Nullable;
 
@@ -48,7 +49,7 @@ import org.springframework.lang.Nullable;
  * of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag equal
  * to the whole lock key puts them in the lock key's slot.
  */
-public final class RedisLockStore implements LockStore, AutoCloseable {
+public final class RedisLockStore implements LockStore, SmartLifecycle, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisLockStore.class);
 
@@ -57,6 +58,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	private final long timeoutNanos;
 
 	private final RedisConnections connections;
+
+	private volatile boolean running;
 
 	/**
 	 * Creates a store on the given connection factory.
@@ -305,6 +308,35 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	private static byte[] encode(long value) {
 		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/**
+	 * Starts opening the connection in the background when the application starts, so that
+	 * the first lock does not wait for it; never blocks, and a Redis that is down does not
+	 * stop the application from starting.
+	 */
+	@Override
+	public void start() {
+		this.connections.opening();
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Before the embedded web server ({@code Integer.MAX_VALUE - 1024}) takes requests.
+	 */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 2048;
 	}
 
 	/**

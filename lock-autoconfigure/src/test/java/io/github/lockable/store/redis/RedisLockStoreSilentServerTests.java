@@ -113,6 +113,19 @@ class RedisLockStoreSilentServerTests {
 	}
 
 	@Test
+	void startingWithTheApplicationOpensTheConnectionInTheBackground() {
+		assertThat(this.silent.connectionsAccepted()).isZero();
+		long start = System.nanoTime();
+		this.store.start();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("start() blocks for nothing").isLessThan(TIMEOUT);
+		assertThat(this.store.isRunning()).isTrue();
+		await().atMost(BOUND).until(() -> this.silent.connectionsAccepted() == 1);
+		// A first acquire shares that attempt instead of opening another connection.
+		assertTimedOut(this.store.acquire(new LockRequest("lock:silent:started", TTL)));
+		assertThat(this.silent.connectionsAccepted()).isOne();
+	}
+
+	@Test
 	void failedFirstOpenIsForgottenAndTheNextCallConnects(RedisTestServer redis) {
 		assumeThat(redis.supportsRestart()).as("the harness owns the server").isTrue();
 		redis.stop();
