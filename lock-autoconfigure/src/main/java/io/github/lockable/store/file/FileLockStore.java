@@ -277,7 +277,7 @@ public final class FileLockStore implements LockStore {
 		}
 		catch (IOException ex) {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": "
-					+ ex.getMessage(), ErrorCodes.of(ex), ex);
+					+ ex.getMessage(), ErrorCodes.of(ex, this.directory), ex);
 		}
 		catch (GuardTimeoutException ex) {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
