@@ -52,8 +52,10 @@ import org.springframework.lang.Nullable;
  * <b>Stale locks.</b> A lock is stale once its TTL has run out ({@code expiresAt} in the
  * file, on the wall clock), or at once when its holder is known to be dead: on Linux, a
  * holder on this host, in this boot and pid namespace, whose process is gone, a zombie, or
- * replaced by a newer process with the same pid (see {@link ProcessIdentity}). Elsewhere,
- * or when in doubt, the TTL decides. A file that cannot be parsed (damaged, or partly
+ * replaced by a newer process with the same pid (see {@link ProcessIdentity}). A pid that
+ * {@code /proc} does not show counts as gone only where {@code /proc} hides no process
+ * from us ({@code hidepid=invisible}, systemd's {@code ProtectProc=invisible}, hide other
+ * users' processes). Elsewhere, or when in doubt, the TTL decides. A file that cannot be parsed (damaged, or partly
  * written on a file system without hard links) counts as held for one TTL of the request
  * from its last modification.
  * <p>
@@ -85,6 +87,8 @@ public final class FileLockStore implements LockStore {
 	private final long guardTimeoutNanos;
 
 	private final ProcessIdentity identity = ProcessIdentity.current();
+
+	private final ProcTable processes;
 
 	private final Object prepareMonitor = new Object();
 
@@ -124,6 +128,7 @@ public final class FileLockStore implements LockStore {
 		this.version = version;
 		this.options = Objects.requireNonNull(options, "options must not be null");
 		this.guardTimeoutNanos = options.guardTimeout().toNanos();
+		this.processes = ProcTable.at(options.procRoot());
 	}
 
 	@Override
@@ -192,7 +197,7 @@ public final class FileLockStore implements LockStore {
 	}
 
 	private boolean isKnownDead(LockMetadata holder) {
-		return this.options.detectDeadHolders() && holder.holder().isKnownDead(this.identity);
+		return this.options.detectDeadHolders() && holder.holder().isKnownDead(this.identity, this.processes);
 	}
 
 	private void logReclaim(String key, LockFileState state, Instant now) {
