@@ -41,7 +41,11 @@ import org.springframework.lang.Nullable;
  * taken and when it expires, the application version if known, and the owner's token; never
  * arguments or other data of the locked call. The directory is created if missing, and
  * everything the store creates is owner-only ({@code rwx------} and {@code rw-------})
- * where the file system has POSIX permissions.
+ * where the file system has POSIX permissions. A directory that another user could tamper
+ * with (owned by another user, writable by group or others, or reached through another
+ * user's symbolic link) is refused when the store is created, with an
+ * {@link UnsafeLockDirectoryException}, or, if it turns so later, by every call with the
+ * code {@code UNSAFE_DIRECTORY}.
  * <p>
  * <b>Acquire.</b> The new lock is written to a temporary file and published with a hard
  * link, which is atomic and fails if a lock file exists, so no reader ever sees a
@@ -98,6 +102,7 @@ public final class FileLockStore implements LockStore {
 	/**
 	 * Creates a store of lock files in a directory, created when first needed.
 	 * @param directory the lock directory; never a directory that anything else cleans up
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory) {
 		this(directory, null);
@@ -107,6 +112,7 @@ public final class FileLockStore implements LockStore {
 	 * Creates a store of lock files in a directory, created when first needed.
 	 * @param directory the lock directory; never a directory that anything else cleans up
 	 * @param version the application version written into lock files, or {@code null}
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
 		this(directory, version, FileStoreOptions.defaults());
@@ -118,6 +124,7 @@ public final class FileLockStore implements LockStore {
 	 * @param version the application version written into lock files, or {@code null}
 	 * @param timeout longest wait for the guard of one lock, after which a call fails with
 	 * {@code TIMEOUT}
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
 		this(directory, version, FileStoreOptions.defaults().withGuardTimeout(timeout));
@@ -129,6 +136,20 @@ public final class FileLockStore implements LockStore {
 		this.options = Objects.requireNonNull(options, "options must not be null");
 		this.guardTimeoutNanos = options.guardTimeout().toNanos();
 		this.processes = ProcTable.at(options.procRoot());
+		refuseIfUnsafe(this.directory);
+	}
+
+	/**
+	 * Refuses an unsafe directory at once, as far as it exists; what cannot be read yet is
+	 * reported by the first call, which prepares the directory and checks it again.
+	 */
+	private static void refuseIfUnsafe(Path directory) {
+		try {
+			DirectorySafety.check(directory);
+		}
+		catch (IOException ex) {
+			logger.debug("Could not check lock directory {} yet", directory, ex);
+		}
 	}
 
 	@Override
@@ -289,6 +310,10 @@ public final class FileLockStore implements LockStore {
 					+ ": its guard stayed taken for " + this.options.guardTimeout().toMillis()
 					+ "ms (another process is stopped or stuck while holding it)",
 					"TIMEOUT", ex);
+		}
+		catch (UnsafeLockDirectoryException ex) {
+			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "': " + ex.getMessage(),
+					"UNSAFE_DIRECTORY", ex);
 		}
 		catch (LockStoreException ex) {
 			throw ex;

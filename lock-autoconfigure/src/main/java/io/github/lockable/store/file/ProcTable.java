@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
@@ -115,8 +114,7 @@ final class ProcTable {
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.root,
 				(entry) -> entry.getFileName().toString().chars().allMatch(Character::isDigit))) {
 			for (Path entry : entries) {
-				Object uid = Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-				if (uid instanceof Integer owner && owner.longValue() != me) {
+				if (Users.owner(entry) != me) {
 					return true;
 				}
 			}
@@ -127,8 +125,12 @@ final class ProcTable {
 		return false;
 	}
 
+	/**
+	 * The effective user id in {@code self/status}.
+	 * @return the user id, or {@code null} if unknown
+	 */
 	@Nullable
-	private Long effectiveUid() {
+	Long effectiveUid() {
 		try {
 			for (String line : Files.readAllLines(this.root.resolve("self/status"), StandardCharsets.UTF_8)) {
 				if (line.startsWith("Uid:")) {
