@@ -9,6 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,8 +83,13 @@ import org.springframework.lang.Nullable;
  * {@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, {@code ENOSPC}, {@code EROFS} and so on,
  * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for the
  * store's timeout (two seconds unless set). Every call blocks for microseconds, at most for that timeout.
+ * <p>
+ * <b>Asynchronous calls.</b> {@link #acquireAsync} and {@link #releaseAsync} run on the
+ * store's own few daemon threads ({@code lockable-file-N}) with a bounded queue, never on
+ * the caller's thread; when all are busy they answer {@code BUSY} at once. {@link #close()}
+ * stops those threads (Spring calls it when the context closes).
  */
-public final class FileLockStore implements LockStore {
+public final class FileLockStore implements LockStore, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(FileLockStore.class);
 
@@ -93,6 +105,8 @@ public final class FileLockStore implements LockStore {
 	private final ProcessIdentity identity = ProcessIdentity.current();
 
 	private final ProcTable processes;
+
+	private final ThreadPoolExecutor executor;
 
 	private final Object prepareMonitor = new Object();
 
@@ -137,6 +151,7 @@ public final class FileLockStore implements LockStore {
 		this.guardTimeoutNanos = options.guardTimeout().toNanos();
 		this.processes = ProcTable.at(options.procRoot());
 		refuseIfUnsafe(this.directory);
+		this.executor = FileStoreThreads.create(options.threads());
 	}
 
 	/**
@@ -165,6 +180,80 @@ public final class FileLockStore implements LockStore {
 		}
 		catch (LockStoreException ex) {
 			return new AcquireResult.Failed(ex);
+		}
+	}
+
+	/**
+	 * Runs {@link #acquire(LockRequest)} on one of the store's own threads, never the
+	 * caller's. When they and their queue are all busy, or the store is closed, the stage
+	 * completes at once with {@link AcquireResult.Failed} of code {@code BUSY} or
+	 * {@code CLOSED}.
+	 */
+	@Override
+	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
+		return submit("acquire", request.key(), () -> acquire(request), AcquireResult.Failed::new);
+	}
+
+	/**
+	 * Runs {@link #release(LockLease)} on one of the store's own threads, never the
+	 * caller's. When they and their queue are all busy, or the store is closed, the stage
+	 * fails at once with a {@link LockStoreException} of code {@code BUSY} or
+	 * {@code CLOSED}.
+	 */
+	@Override
+	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
+		return submit("release", lease.key(), () -> release(lease), null);
+	}
+
+	private <T> CompletionStage<T> submit(String operation, String key, Supplier<T> work,
+			@Nullable Function<LockStoreException, T> refusedResult) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		try {
+			this.executor.execute(() -> {
+				try {
+					result.complete(work.get());
+				}
+				catch (Throwable ex) {
+					result.completeExceptionally(ex);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			LockStoreException refused = refused(operation, key, ex);
+			if (refusedResult != null) {
+				result.complete(refusedResult.apply(refused));
+			}
+			else {
+				result.completeExceptionally(refused);
+			}
+		}
+		return result;
+	}
+
+	private LockStoreException refused(String operation, String key, RejectedExecutionException ex) {
+		if (this.executor.isShutdown()) {
+			return new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
+					+ " asynchronously: the store is closed", "CLOSED", ex);
+		}
+		return new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
+				+ " asynchronously: all " + this.executor.getMaximumPoolSize() + " threads of the store and its queue of "
+				+ this.options.threads().queue() + " calls are busy", "BUSY", ex);
+	}
+
+	/**
+	 * Stops the threads of the asynchronous calls, after the calls already taken, waiting
+	 * for them at most as long as for the guard of a lock. Blocking calls keep working.
+	 */
+	@Override
+	public void close() {
+		this.executor.shutdown();
+		try {
+			if (!this.executor.awaitTermination(this.guardTimeoutNanos, TimeUnit.NANOSECONDS)) {
+				logger.warn("Closed the file store of {} while asynchronous calls still run", this.directory);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
