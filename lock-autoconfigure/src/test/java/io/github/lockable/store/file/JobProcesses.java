@@ -56,7 +56,20 @@ final class JobProcesses implements AutoCloseable {
 	 * @return the job
 	 */
 	Job start(Map<String, String> environment, Class<?> main, String... arguments) {
-		List<String> command = new ArrayList<>();
+		return start(List.of(), environment, main, arguments);
+	}
+
+	/**
+	 * Starts a process through a command that changes how it runs, such as
+	 * {@code setpriv}.
+	 * @param prefix the command and its arguments before {@code java}
+	 * @param environment variables to set
+	 * @param main the main class
+	 * @param arguments its arguments
+	 * @return the job
+	 */
+	Job start(List<String> prefix, Map<String, String> environment, Class<?> main, String... arguments) {
+		List<String> command = new ArrayList<>(prefix);
 		command.add(ProcessHandle.current().info().command().orElseThrow());
 		command.addAll(JVM_OPTIONS);
 		command.add("-cp");
