@@ -66,9 +66,9 @@ import org.springframework.lang.Nullable;
  * replaced by a newer process with the same pid (see {@link ProcessIdentity}). A pid that
  * {@code /proc} does not show counts as gone only where {@code /proc} hides no process
  * from us ({@code hidepid=invisible}, systemd's {@code ProtectProc=invisible}, hide other
- * users' processes). Elsewhere, or when in doubt, the TTL decides. A file that cannot be parsed (damaged, or partly
- * written on a file system without hard links) counts as held for one TTL of the request
- * from its last modification.
+ * users' processes). Elsewhere, or when in doubt, the TTL decides. A file that cannot be
+ * parsed (damaged, or partly written on a file system without hard links) counts as held
+ * for one TTL of the request from its last modification.
  * <p>
  * <b>No race.</b> Every step that reads a lock file and acts on it (reclaim, release,
  * extend) runs under a {@link LockGuard}: an OS file lock, which the kernel drops when a
@@ -82,7 +82,8 @@ import org.springframework.lang.Nullable;
  * and extend, whose {@link LockStoreException#getCode() code} is the errno name:
  * {@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, {@code ENOSPC}, {@code EROFS} and so on,
  * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for the
- * store's timeout (two seconds unless set). Every call blocks for microseconds, at most for that timeout.
+ * store's timeout (two seconds unless set); {@code UNSAFE_DIRECTORY} for a directory that
+ * turned unsafe after the store was created. Every call blocks for microseconds, at most for that timeout.
  * <p>
  * <b>Asynchronous calls.</b> {@link #acquireAsync} and {@link #releaseAsync} run on the
  * store's own few daemon threads ({@code lockable-file-N}) with a bounded queue, never on

@@ -54,11 +54,13 @@ record FileStoreOptions(Clock clock, boolean detectDeadHolders, Duration guardTi
 	}
 
 	FileStoreOptions withHardLinks(boolean hardLinks) {
-		return new FileStoreOptions(this.clock, this.detectDeadHolders, this.guardTimeout, hardLinks, this.procRoot, this.threads);
+		return new FileStoreOptions(this.clock, this.detectDeadHolders, this.guardTimeout, hardLinks, this.procRoot,
+				this.threads);
 	}
 
 	FileStoreOptions withProcRoot(Path procRoot) {
-		return new FileStoreOptions(this.clock, this.detectDeadHolders, this.guardTimeout, this.hardLinks, procRoot, this.threads);
+		return new FileStoreOptions(this.clock, this.detectDeadHolders, this.guardTimeout, this.hardLinks, procRoot,
+				this.threads);
 	}
 
 	FileStoreOptions withThreads(FileStoreThreads.Limits threads) {

@@ -54,17 +54,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 	 * Whether the process this identity names is certainly gone, as seen from
 	 * {@code observer}'s process table.
 	 * @param observer the process that asks, normally {@link #current()}
-	 * @return {@code true} only when the process is known to be dead
-	 */
-	boolean isKnownDead(ProcessIdentity observer) {
-		return isKnownDead(observer, ProcTable.SYSTEM);
-	}
-
-	/**
-	 * Whether the process this identity names is certainly gone, as seen from
-	 * {@code observer}'s process table.
-	 * @param observer the process that asks, normally {@link #current()}
-	 * @param processes the observer's process table
+	 * @param processes the observer's process table, normally {@link ProcTable#SYSTEM}
 	 * @return {@code true} only when the process is known to be dead
 	 */
 	boolean isKnownDead(ProcessIdentity observer, ProcTable processes) {
