@@ -224,15 +224,27 @@ public class LockableProperties {
 	public static class File {
 
 		/**
-		 * Directory of the lock files, created if missing. Never a job's output directory.
+		 * Directory of the lock files, required with lockable.store=file; created if
+		 * missing. Every process that shares the locks must name the same directory, on a
+		 * file system they all see: not under java.io.tmpdir for a service (systemd
+		 * PrivateTmp= gives each its own /tmp), and mounted into every container. Never a
+		 * job's output directory. Refused if owned by another user, writable by group or
+		 * others, or reached through another user's symbolic link.
 		 */
-		private Path directory = Path.of(System.getProperty("java.io.tmpdir"), "lockable");
+		@org.springframework.lang.Nullable
+		private Path directory;
 
+		/**
+		 * The lock directory; there is no default, as no directory is shared by every way
+		 * to run processes on one host.
+		 * @return the directory, or {@code null} if not set
+		 */
+		@org.springframework.lang.Nullable
 		public Path getDirectory() {
 			return this.directory;
 		}
 
-		public void setDirectory(Path directory) {
+		public void setDirectory(@org.springframework.lang.Nullable Path directory) {
 			this.directory = directory;
 		}
 

@@ -9,6 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +48,11 @@ import org.springframework.lang.Nullable;
  * taken and when it expires, the application version if known, and the owner's token; never
  * arguments or other data of the locked call. The directory is created if missing, and
  * everything the store creates is owner-only ({@code rwx------} and {@code rw-------})
- * where the file system has POSIX permissions.
+ * where the file system has POSIX permissions. A directory that another user could tamper
+ * with (owned by another user, writable by group or others, or reached through another
+ * user's symbolic link) is refused when the store is created, with an
+ * {@link UnsafeLockDirectoryException}, or, if it turns so later, by every call with the
+ * code {@code UNSAFE_DIRECTORY}.
  * <p>
  * <b>Acquire.</b> The new lock is written to a temporary file and published with a hard
  * link, which is atomic and fails if a lock file exists, so no reader ever sees a
@@ -52,10 +63,12 @@ import org.springframework.lang.Nullable;
  * <b>Stale locks.</b> A lock is stale once its TTL has run out ({@code expiresAt} in the
  * file, on the wall clock), or at once when its holder is known to be dead: on Linux, a
  * holder on this host, in this boot and pid namespace, whose process is gone, a zombie, or
- * replaced by a newer process with the same pid (see {@link ProcessIdentity}). Elsewhere,
- * or when in doubt, the TTL decides. A file that cannot be parsed (damaged, or partly
- * written on a file system without hard links) counts as held for one TTL of the request
- * from its last modification.
+ * replaced by a newer process with the same pid (see {@link ProcessIdentity}). A pid that
+ * {@code /proc} does not show counts as gone only where {@code /proc} hides no process
+ * from us ({@code hidepid=invisible}, systemd's {@code ProtectProc=invisible}, hide other
+ * users' processes). Elsewhere, or when in doubt, the TTL decides. A file that cannot be
+ * parsed (damaged, or partly written on a file system without hard links) counts as held
+ * for one TTL of the request from its last modification.
  * <p>
  * <b>No race.</b> Every step that reads a lock file and acts on it (reclaim, release,
  * extend) runs under a {@link LockGuard}: an OS file lock, which the kernel drops when a
@@ -69,9 +82,15 @@ import org.springframework.lang.Nullable;
  * and extend, whose {@link LockStoreException#getCode() code} is the errno name:
  * {@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, {@code ENOSPC}, {@code EROFS} and so on,
  * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for the
- * store's timeout (two seconds unless set). Every call blocks for microseconds, at most for that timeout.
+ * store's timeout (two seconds unless set); {@code UNSAFE_DIRECTORY} for a directory that
+ * turned unsafe after the store was created. Every call blocks for microseconds, at most for that timeout.
+ * <p>
+ * <b>Asynchronous calls.</b> {@link #acquireAsync} and {@link #releaseAsync} run on the
+ * store's own few daemon threads ({@code lockable-file-N}) with a bounded queue, never on
+ * the caller's thread; when all are busy they answer {@code BUSY} at once. {@link #close()}
+ * stops those threads (Spring calls it when the context closes).
  */
-public final class FileLockStore implements LockStore {
+public final class FileLockStore implements LockStore, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(FileLockStore.class);
 
@@ -86,6 +105,10 @@ public final class FileLockStore implements LockStore {
 
 	private final ProcessIdentity identity = ProcessIdentity.current();
 
+	private final ProcTable processes;
+
+	private final ThreadPoolExecutor executor;
+
 	private final Object prepareMonitor = new Object();
 
 	@Nullable
@@ -94,6 +117,7 @@ public final class FileLockStore implements LockStore {
 	/**
 	 * Creates a store of lock files in a directory, created when first needed.
 	 * @param directory the lock directory; never a directory that anything else cleans up
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory) {
 		this(directory, null);
@@ -103,6 +127,7 @@ public final class FileLockStore implements LockStore {
 	 * Creates a store of lock files in a directory, created when first needed.
 	 * @param directory the lock directory; never a directory that anything else cleans up
 	 * @param version the application version written into lock files, or {@code null}
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
 		this(directory, version, FileStoreOptions.defaults());
@@ -114,6 +139,7 @@ public final class FileLockStore implements LockStore {
 	 * @param version the application version written into lock files, or {@code null}
 	 * @param timeout longest wait for the guard of one lock, after which a call fails with
 	 * {@code TIMEOUT}
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
 		this(directory, version, FileStoreOptions.defaults().withGuardTimeout(timeout));
@@ -124,6 +150,22 @@ public final class FileLockStore implements LockStore {
 		this.version = version;
 		this.options = Objects.requireNonNull(options, "options must not be null");
 		this.guardTimeoutNanos = options.guardTimeout().toNanos();
+		this.processes = ProcTable.at(options.procRoot());
+		refuseIfUnsafe(this.directory);
+		this.executor = FileStoreThreads.create(options.threads());
+	}
+
+	/**
+	 * Refuses an unsafe directory at once, as far as it exists; what cannot be read yet is
+	 * reported by the first call, which prepares the directory and checks it again.
+	 */
+	private static void refuseIfUnsafe(Path directory) {
+		try {
+			DirectorySafety.check(directory);
+		}
+		catch (IOException ex) {
+			logger.debug("Could not check lock directory {} yet", directory, ex);
+		}
 	}
 
 	@Override
@@ -139,6 +181,80 @@ public final class FileLockStore implements LockStore {
 		}
 		catch (LockStoreException ex) {
 			return new AcquireResult.Failed(ex);
+		}
+	}
+
+	/**
+	 * Runs {@link #acquire(LockRequest)} on one of the store's own threads, never the
+	 * caller's. When they and their queue are all busy, or the store is closed, the stage
+	 * completes at once with {@link AcquireResult.Failed} of code {@code BUSY} or
+	 * {@code CLOSED}.
+	 */
+	@Override
+	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
+		return submit("acquire", request.key(), () -> acquire(request), AcquireResult.Failed::new);
+	}
+
+	/**
+	 * Runs {@link #release(LockLease)} on one of the store's own threads, never the
+	 * caller's. When they and their queue are all busy, or the store is closed, the stage
+	 * fails at once with a {@link LockStoreException} of code {@code BUSY} or
+	 * {@code CLOSED}.
+	 */
+	@Override
+	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
+		return submit("release", lease.key(), () -> release(lease), null);
+	}
+
+	private <T> CompletionStage<T> submit(String operation, String key, Supplier<T> work,
+			@Nullable Function<LockStoreException, T> refusedResult) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		try {
+			this.executor.execute(() -> {
+				try {
+					result.complete(work.get());
+				}
+				catch (Throwable ex) {
+					result.completeExceptionally(ex);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			LockStoreException refused = refused(operation, key, ex);
+			if (refusedResult != null) {
+				result.complete(refusedResult.apply(refused));
+			}
+			else {
+				result.completeExceptionally(refused);
+			}
+		}
+		return result;
+	}
+
+	private LockStoreException refused(String operation, String key, RejectedExecutionException ex) {
+		if (this.executor.isShutdown()) {
+			return new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
+					+ " asynchronously: the store is closed", "CLOSED", ex);
+		}
+		return new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
+				+ " asynchronously: all " + this.executor.getMaximumPoolSize() + " threads of the store and its queue of "
+				+ this.options.threads().queue() + " calls are busy", "BUSY", ex);
+	}
+
+	/**
+	 * Stops the threads of the asynchronous calls, after the calls already taken, waiting
+	 * for them at most as long as for the guard of a lock. Blocking calls keep working.
+	 */
+	@Override
+	public void close() {
+		this.executor.shutdown();
+		try {
+			if (!this.executor.awaitTermination(this.guardTimeoutNanos, TimeUnit.NANOSECONDS)) {
+				logger.warn("Closed the file store of {} while asynchronous calls still run", this.directory);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
@@ -192,7 +308,7 @@ public final class FileLockStore implements LockStore {
 	}
 
 	private boolean isKnownDead(LockMetadata holder) {
-		return this.options.detectDeadHolders() && holder.holder().isKnownDead(this.identity);
+		return this.options.detectDeadHolders() && holder.holder().isKnownDead(this.identity, this.processes);
 	}
 
 	private void logReclaim(String key, LockFileState state, Instant now) {
@@ -277,13 +393,17 @@ public final class FileLockStore implements LockStore {
 		}
 		catch (IOException ex) {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": "
-					+ ex.getMessage(), ErrorCodes.of(ex), ex);
+					+ ex.getMessage(), ErrorCodes.of(ex, this.directory), ex);
 		}
 		catch (GuardTimeoutException ex) {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
 					+ ": its guard stayed taken for " + this.options.guardTimeout().toMillis()
 					+ "ms (another process is stopped or stuck while holding it)",
 					"TIMEOUT", ex);
+		}
+		catch (UnsafeLockDirectoryException ex) {
+			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "': " + ex.getMessage(),
+					"UNSAFE_DIRECTORY", ex);
 		}
 		catch (LockStoreException ex) {
 			throw ex;

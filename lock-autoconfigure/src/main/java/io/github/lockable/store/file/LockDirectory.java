@@ -5,12 +5,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.Set;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A lock directory that exists: its real path, its guard and its files.
@@ -21,19 +15,20 @@ import org.slf4j.LoggerFactory;
  */
 record LockDirectory(Path path, LockGuard guard, LockFiles files) {
 
-	private static final Logger logger = LoggerFactory.getLogger(LockDirectory.class);
-
 	/**
 	 * Creates the directory if missing, owner-only where the file system has POSIX
-	 * permissions. An existing directory keeps its permissions, with a warning if other
-	 * users may write to it: they could delete or forge locks.
+	 * permissions, and refuses it if another user could tamper with it (see
+	 * {@link DirectorySafety}).
 	 * @param directory the configured directory
 	 * @param hardLinks whether to publish lock files with hard links where possible
 	 * @return the prepared directory
 	 * @throws IOException if the directory does not exist and cannot be created, or a
 	 * path element is not a directory
+	 * @throws UnsafeLockDirectoryException if another user could tamper with it
 	 */
 	static LockDirectory prepare(Path directory, boolean hardLinks) throws IOException {
+		// before creating anything through a link another user owns, and after, for the new part
+		DirectorySafety.check(directory);
 		if (!Files.isDirectory(directory)) {
 			try {
 				// succeeds as well when another process creates the directory meanwhile
@@ -42,30 +37,10 @@ record LockDirectory(Path path, LockGuard guard, LockFiles files) {
 			catch (FileAlreadyExistsException ex) {
 				throw new NotDirectoryException(directory.toString());
 			}
-		}
-		else {
-			warnIfShared(directory);
+			DirectorySafety.check(directory);
 		}
 		Path real = directory.toRealPath();
 		return new LockDirectory(real, LockGuard.of(real), new LockFiles(real, hardLinks));
-	}
-
-	private static void warnIfShared(Path directory) {
-		if (!FilePermissions.isPosix(directory)) {
-			return;
-		}
-		try {
-			PosixFileAttributes attributes = Files.readAttributes(directory, PosixFileAttributes.class);
-			Set<PosixFilePermission> permissions = attributes.permissions();
-			if (permissions.contains(PosixFilePermission.OTHERS_WRITE)
-					|| permissions.contains(PosixFilePermission.GROUP_WRITE)) {
-				logger.warn("Lock directory {} is writable by other users, who could delete or forge locks; "
-						+ "use a directory of its own with permissions rwx------", directory);
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.debug("Could not read the permissions of {}", directory, ex);
-		}
 	}
 
 }

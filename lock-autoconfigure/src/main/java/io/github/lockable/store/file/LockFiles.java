@@ -19,6 +19,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 
@@ -98,9 +99,15 @@ final class LockFiles {
 		}
 	}
 
+	/**
+	 * {@code EPERM}, or a message no errno name was found for: {@code EOPNOTSUPP}, which
+	 * cannot be learned harmlessly, in another language than English. Writing in place
+	 * after a wrong guess is still exclusive, and fails loudly if the real cause remains.
+	 */
 	private static boolean isLinkUnsupported(FileSystemException ex) {
 		String code = ErrorCodes.of(ex);
-		return code.equals("EPERM") || (ex.getReason() != null && ex.getReason().contains("not supported"));
+		return code.equals("EPERM") || code.equals(LockStoreException.GENERIC_CODE)
+				|| (ex.getReason() != null && ex.getReason().contains("not supported"));
 	}
 
 	/**

@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.lang.Nullable;
 
 /**
@@ -57,6 +60,8 @@ final class LockGuard {
 
 	private static final Object ABSENT = new Object();
 
+	private static final Logger logger = LoggerFactory.getLogger(LockGuard.class);
+
 	/** One guard per real directory path, shared by every store of the JVM. */
 	private static final ConcurrentHashMap<Path, LockGuard> guards = new ConcurrentHashMap<>();
 
@@ -65,6 +70,8 @@ final class LockGuard {
 	private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
 	private final Object openMonitor = new Object();
+
+	private volatile SlotRelease slotRelease = SlotRelease.OS;
 
 	@Nullable
 	private volatile OpenGuard open;
@@ -107,13 +114,8 @@ final class LockGuard {
 				for (int attempt = 1;; attempt++) {
 					OpenGuard guard = openGuard();
 					FileLock lock = lockSlot(guard.channel(), slot, deadline, interrupts);
-					try {
-						if (isCurrent(guard)) {
-							return action.call();
-						}
-					}
-					finally {
-						release(lock);
+					if (isCurrentOrRelease(guard, lock)) {
+						return callAndRelease(action, lock);
 					}
 					if (attempt == 5) {
 						throw new IOException("Guard file " + this.file + " keeps being replaced");
@@ -175,6 +177,55 @@ final class LockGuard {
 		}
 	}
 
+	private boolean isCurrentOrRelease(OpenGuard guard, FileLock lock) throws IOException {
+		boolean current;
+		try {
+			current = isCurrent(guard);
+		}
+		catch (IOException | RuntimeException ex) {
+			releaseAfter(ex, lock);
+			throw ex;
+		}
+		if (!current) {
+			this.slotRelease.release(lock);
+		}
+		return current;
+	}
+
+	/**
+	 * Runs the action and releases the slot. Once the action succeeded its effect is real
+	 * (a lock file written or deleted), so a failure to release the slot is logged, never
+	 * thrown: the caller must learn the action's result, or it would take an acquired
+	 * lock for a failure and leave the lock file holding its token.
+	 */
+	private <T> T callAndRelease(GuardedAction<T> action, FileLock lock) throws IOException {
+		T result;
+		try {
+			result = action.call();
+		}
+		catch (IOException | RuntimeException ex) {
+			releaseAfter(ex, lock);
+			throw ex;
+		}
+		try {
+			this.slotRelease.release(lock);
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.warn("Could not release the guard of a lock in {} after changing it; the change stands", this.file,
+					ex);
+		}
+		return result;
+	}
+
+	private void releaseAfter(Exception failure, FileLock lock) {
+		try {
+			this.slotRelease.release(lock);
+		}
+		catch (IOException | RuntimeException ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
 	private static void release(FileLock lock) throws IOException {
 		try {
 			lock.release();
@@ -182,6 +233,14 @@ final class LockGuard {
 		catch (ClosedChannelException ex) {
 			// a closed channel holds no locks
 		}
+	}
+
+	/**
+	 * Replaces how the OS lock of a slot is released, so that tests can make it fail.
+	 * @param slotRelease releases a slot's OS lock
+	 */
+	void releaseSlotsWith(SlotRelease slotRelease) {
+		this.slotRelease = Objects.requireNonNull(slotRelease, "slotRelease must not be null");
 	}
 
 	private OpenGuard openGuard() throws IOException {
@@ -303,6 +362,19 @@ final class LockGuard {
 	interface GuardedAction<T> {
 
 		T call() throws IOException;
+
+	}
+
+	/**
+	 * Releases the OS lock of a slot.
+	 */
+	@FunctionalInterface
+	interface SlotRelease {
+
+		/** The OS release itself. */
+		SlotRelease OS = LockGuard::release;
+
+		void release(FileLock lock) throws IOException;
 
 	}
 

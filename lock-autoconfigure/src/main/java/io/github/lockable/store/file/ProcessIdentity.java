@@ -17,7 +17,8 @@ import org.springframework.lang.Nullable;
  * A pid alone is not an identity: pids are reused, and the same number means another
  * process in another pid namespace (a container) or after a reboot. So a holder is known
  * to be dead only when the boot id and the pid namespace are ours and the kernel's
- * process table has no such pid, or has a zombie, or has one that started at another
+ * process table has no such pid (and {@code /proc} hides no process from us, see
+ * {@link ProcTable}), or has a zombie, or has one that started at another
  * moment. The start moment is the kernel's start time in clock ticks since boot, read from
  * {@code /proc/<pid>/stat}: exact and immune to wall-clock changes. (The start instant
  * that {@link ProcessHandle.Info#startInstant()} computes from the boot time in
@@ -53,9 +54,10 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 	 * Whether the process this identity names is certainly gone, as seen from
 	 * {@code observer}'s process table.
 	 * @param observer the process that asks, normally {@link #current()}
+	 * @param processes the observer's process table, normally {@link ProcTable#SYSTEM}
 	 * @return {@code true} only when the process is known to be dead
 	 */
-	boolean isKnownDead(ProcessIdentity observer) {
+	boolean isKnownDead(ProcessIdentity observer, ProcTable processes) {
 		if (equals(observer)) {
 			return false;
 		}
@@ -66,13 +68,13 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 		}
 		ProcStat stat;
 		try {
-			stat = ProcStat.read(this.pid);
-		}
-		catch (NoSuchFileException ex) {
-			return true;
+			stat = processes.stat(this.pid);
 		}
 		catch (IOException | RuntimeException ex) {
 			return false;
+		}
+		if (stat == null) {
+			return processes.showsEveryProcess();
 		}
 		return stat.isDead() || stat.startTicks() != this.startTicks;
 	}
@@ -83,7 +85,11 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 	record ProcStat(char state, long startTicks) {
 
 		static ProcStat read(long pid) throws IOException {
-			return parse(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8));
+			ProcStat stat = ProcTable.SYSTEM.stat(pid);
+			if (stat == null) {
+				throw new NoSuchFileException("/proc/" + pid + "/stat");
+			}
+			return stat;
 		}
 
 		/**

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +59,11 @@ class FileLockStoreTests extends LockStoreContractTests {
 	@Override
 	protected LockStore store() {
 		return this.store;
+	}
+
+	@AfterEach
+	void closeStore() {
+		this.store.close();
 	}
 
 	@Test

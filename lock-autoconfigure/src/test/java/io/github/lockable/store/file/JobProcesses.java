@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,21 +45,46 @@ final class JobProcesses implements AutoCloseable {
 	 * @return the job
 	 */
 	Job start(String... arguments) {
-		List<String> command = new ArrayList<>();
+		return start(Map.of(), FileLockJob.class, arguments);
+	}
+
+	/**
+	 * Starts a process running another main class, with more environment variables.
+	 * @param environment variables to set
+	 * @param main the main class
+	 * @param arguments its arguments
+	 * @return the job
+	 */
+	Job start(Map<String, String> environment, Class<?> main, String... arguments) {
+		return start(List.of(), environment, main, arguments);
+	}
+
+	/**
+	 * Starts a process through a command that changes how it runs, such as
+	 * {@code setpriv}.
+	 * @param prefix the command and its arguments before {@code java}
+	 * @param environment variables to set
+	 * @param main the main class
+	 * @param arguments its arguments
+	 * @return the job
+	 */
+	Job start(List<String> prefix, Map<String, String> environment, Class<?> main, String... arguments) {
+		List<String> command = new ArrayList<>(prefix);
 		command.add(ProcessHandle.current().info().command().orElseThrow());
 		command.addAll(JVM_OPTIONS);
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));
-		command.add(FileLockJob.class.getName());
+		command.add(main.getName());
 		command.addAll(List.of(arguments));
 		int number = this.counter.incrementAndGet();
 		Path stdout = this.outputDirectory.resolve("job-" + number + ".out");
 		Path stderr = this.outputDirectory.resolve("job-" + number + ".err");
 		try {
 			Files.createDirectories(this.outputDirectory);
-			Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-				.redirectError(stderr.toFile())
-				.start();
+			ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile())
+				.redirectError(stderr.toFile());
+			builder.environment().putAll(environment);
+			Process process = builder.start();
 			Job job = new Job(process, stdout, stderr);
 			this.jobs.add(job);
 			return job;

@@ -1,0 +1,106 @@
+package io.github.lockable.store.file;
+
+import java.io.IOException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+
+/**
+ * Refuses a lock directory that another user could tamper with. The directory must be
+ * owned by this process's effective user and writable by nobody else, and every symbolic
+ * link on the way to it, including links inside the targets of links, must be owned by
+ * that user or by root ({@code /var/run -> /run} is fine). The parts of the path that do
+ * not exist yet are left to the store, which creates them {@code rwx------}. Where the
+ * file system has no POSIX permissions nothing is checked.
+ */
+final class DirectorySafety {
+
+	/** As Linux: more links on one path is {@code ELOOP}. */
+	private static final int MAX_LINKS = 40;
+
+	private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_WRITE,
+			PosixFilePermission.OTHERS_WRITE);
+
+	private DirectorySafety() {
+	}
+
+	/**
+	 * Checks the directory, as far as it exists.
+	 * @param directory the absolute lock directory
+	 * @throws UnsafeLockDirectoryException if another user could tamper with it
+	 * @throws IOException if the path cannot be read
+	 */
+	static void check(Path directory) throws IOException {
+		if (!FilePermissions.isPosix(directory)) {
+			return;
+		}
+		long me = Users.effectiveUid();
+		Deque<Path> rest = new ArrayDeque<>();
+		directory.forEach(rest::add);
+		Path current = directory.getRoot();
+		int links = 0;
+		while (!rest.isEmpty()) {
+			Path name = rest.removeFirst();
+			if (name.toString().equals("..")) {
+				current = (current.getParent() != null) ? current.getParent() : current;
+				continue;
+			}
+			Path next = current.resolve(name);
+			PosixFileAttributes attributes;
+			try {
+				attributes = Files.readAttributes(next, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+			}
+			catch (NoSuchFileException ex) {
+				return;
+			}
+			if (!attributes.isSymbolicLink()) {
+				current = next;
+				continue;
+			}
+			long owner = Users.owner(next);
+			if (owner != me && owner != 0) {
+				throw new UnsafeLockDirectoryException(directory, "the symbolic link " + next + " on its path is owned by uid "
+						+ owner + ", who could point it elsewhere; only links of uid " + me + " or root are followed");
+			}
+			if (++links > MAX_LINKS) {
+				throw new FileSystemLoopException(directory.toString());
+			}
+			Path target = Files.readSymbolicLink(next);
+			if (target.isAbsolute()) {
+				current = target.getRoot();
+			}
+			Deque<Path> targetNames = new ArrayDeque<>();
+			target.forEach(targetNames::add);
+			targetNames.descendingIterator().forEachRemaining(rest::addFirst);
+		}
+		checkDirectory(directory, current, me);
+	}
+
+	private static void checkDirectory(Path directory, Path real, long me) throws IOException {
+		PosixFileAttributes attributes = Files.readAttributes(real, PosixFileAttributes.class,
+				LinkOption.NOFOLLOW_LINKS);
+		if (!attributes.isDirectory()) {
+			return;
+		}
+		long owner = Users.owner(real);
+		if (owner != me) {
+			throw new UnsafeLockDirectoryException(directory, real + " is owned by uid " + owner
+					+ ", not by this process's user (uid " + me + "); use a directory of its own");
+		}
+		if (attributes.permissions().stream().anyMatch(WRITABLE_BY_OTHERS::contains)) {
+			throw new UnsafeLockDirectoryException(directory,
+					real + " is writable by its group or by others ("
+							+ PosixFilePermissions.toString(attributes.permissions())
+							+ "), who could plant or delete lock files; use rwx------ (chmod 700)");
+		}
+	}
+
+}

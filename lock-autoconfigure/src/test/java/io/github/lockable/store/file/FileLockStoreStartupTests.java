@@ -1,0 +1,81 @@
+package io.github.lockable.store.file;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.autoconfigure.LockableAutoConfiguration;
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockRequest;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code lockable.store=file} starts only with a lock directory that is named and safe;
+ * anything else fails startup saying which path and why.
+ */
+class FileLockStoreStartupTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockableAutoConfiguration.class))
+		.withPropertyValues("lockable.store=file");
+
+	@TempDir
+	Path temp;
+
+	@Test
+	void directoryMustBeSetAsNoDefaultIsSharedByEveryProcess() {
+		this.runner.run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.rootCause()
+			.isInstanceOf(LockableConfigurationException.class)
+			.hasMessageContaining("lockable.file.directory must be set with lockable.store=file")
+			.hasMessageContaining("PrivateTmp="));
+	}
+
+	@Test
+	void directoryWritableByOthersFailsStartupNamingItAndWhy() throws IOException {
+		assumeTrue(FilePermissions.isPosix(this.temp), "the file system has no POSIX permissions");
+		Path shared = Files.createDirectory(this.temp.resolve("shared"));
+		Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+		this.runner.withPropertyValues("lockable.file.directory=" + shared)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(LockableConfigurationException.class)
+				.hasMessageContaining("lockable.file.directory: Lock directory " + shared + " is unsafe")
+				.hasMessageContaining(shared + " is writable by its group or by others (rwxrwxrwx)"));
+	}
+
+	@Test
+	void directoryUnderTheTemporaryDirectoryStillWorksWhenNamed() {
+		Path locks = this.temp.resolve("locks");
+		this.runner.withPropertyValues("lockable.file.directory=" + locks)
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(FileLockStore.class));
+	}
+
+	@Test
+	void storeIsClosedWithTheContext() {
+		AtomicReference<FileLockStore> store = new AtomicReference<>();
+		this.runner.withPropertyValues("lockable.file.directory=" + this.temp.resolve("locks"))
+			.run((context) -> store.set(context.getBean(FileLockStore.class)));
+		AcquireResult refused = store.get()
+			.acquireAsync(new LockRequest("job", Duration.ofSeconds(30)))
+			.toCompletableFuture()
+			.join();
+		assertThat(refused).isInstanceOfSatisfying(AcquireResult.Failed.class,
+				(failed) -> assertThat(failed.cause().getCode()).isEqualTo("CLOSED"));
+	}
+
+}
