@@ -57,9 +57,11 @@ public @interface Lockable {
 	String ttl() default "";
 
 	/**
-	 * How long to wait for a held lock before the conflict policy applies. Reserved: waiting
-	 * is not supported yet, and a non-empty value fails startup.
-	 * @return the wait time, empty for none
+	 * How long to wait for a held lock before the conflict policy applies: a Spring Boot
+	 * duration such as {@code 2s} or {@code 500ms}, or a {@code ${placeholder}}. The waiter
+	 * is woken when the holder releases, not by polling; a {@code Mono} waits without
+	 * blocking a thread. (The attribute is not called {@code wait}: {@code Object} has it.)
+	 * @return the wait time, empty for none: a held lock applies the policy at once
 	 */
 	String waitTime() default "";
 
@@ -69,5 +71,14 @@ public @interface Lockable {
 	 * {@code lockable.default-conflict-policy}
 	 */
 	ConflictPolicy conflictPolicy() default ConflictPolicy.DEFAULT;
+
+	/**
+	 * Whether to extend the lock while the method runs, every third of its TTL, for work
+	 * whose length is not known in advance. The renewal stops before the release, and a
+	 * renewal that finds the lock lost (it expired or was taken first) logs a WARN, counts
+	 * it, and makes {@link HeldLock#isHeld()} of {@link LockContext#current()} false.
+	 * @return whether to renew the lock
+	 */
+	boolean renew() default false;
 
 }

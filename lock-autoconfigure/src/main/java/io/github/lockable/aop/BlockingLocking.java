@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import org.aopalliance.intercept.MethodInvocation;
 
+import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
 import io.github.lockable.store.LockHandle;
 
@@ -28,7 +29,8 @@ final class BlockingLocking {
 
 	Object invoke(MethodInvocation invocation, LockableMethod method) throws Throwable {
 		String key = this.support.key(invocation, method);
-		Decision decision = this.support.decide(method, key, this.support.lockManager().acquire(key, method.ttl()));
+		Decision decision = this.support.decide(method, key,
+				this.support.lockManager().acquire(key, method.ttl(), method.waitTime()));
 		if (decision instanceof Decision.RunLocked locked) {
 			return runLocked(invocation, method, key, locked.handle());
 		}
@@ -43,13 +45,17 @@ final class BlockingLocking {
 
 	private Object runLocked(MethodInvocation invocation, LockableMethod method, String key, LockHandle handle)
 			throws Throwable {
+		LockedCall call = null;
 		CallerTransactionRelease afterTransaction = null;
 		Throwable failure = null;
 		try {
+			call = this.support.locked(method, key, handle);
 			if (TRANSACTIONS_PRESENT) {
-				afterTransaction = CallerTransactionRelease.registerIfActive(this.support, method, key, handle);
+				afterTransaction = CallerTransactionRelease.registerIfActive(call, method, key);
 			}
-			return invocation.proceed();
+			try (LockContext.Scope scope = LockContext.bind(call.lock())) {
+				return invocation.proceed();
+			}
 		}
 		catch (Throwable ex) {
 			failure = ex;
@@ -59,8 +65,11 @@ final class BlockingLocking {
 			if (afterTransaction != null) {
 				afterTransaction.methodEnded(failure);
 			}
+			else if (call != null) {
+				call.finish(failure, false);
+			}
 			else {
-				this.support.finish(method, key, handle, failure, false);
+				this.support.release(method, key, handle, failure, false);
 			}
 		}
 	}

@@ -3,8 +3,6 @@ package io.github.lockable.aop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.lockable.store.LockHandle;
-
 import org.springframework.lang.Nullable;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -19,22 +17,13 @@ final class CallerTransactionRelease implements TransactionSynchronization {
 
 	private static final Logger logger = LoggerFactory.getLogger(CallerTransactionRelease.class);
 
-	private final LockingSupport support;
-
-	private final LockableMethod method;
-
-	private final String key;
-
-	private final LockHandle handle;
+	private final LockedCall call;
 
 	@Nullable
 	private volatile Throwable failure;
 
-	private CallerTransactionRelease(LockingSupport support, LockableMethod method, String key, LockHandle handle) {
-		this.support = support;
-		this.method = method;
-		this.key = key;
-		this.handle = handle;
+	private CallerTransactionRelease(LockedCall call) {
+		this.call = call;
 	}
 
 	/**
@@ -42,12 +31,11 @@ final class CallerTransactionRelease implements TransactionSynchronization {
 	 * @return the deferred release, or {@code null} when the caller should release on return
 	 */
 	@Nullable
-	static CallerTransactionRelease registerIfActive(LockingSupport support, LockableMethod method, String key,
-			LockHandle handle) {
+	static CallerTransactionRelease registerIfActive(LockedCall call, LockableMethod method, String key) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			return null;
 		}
-		CallerTransactionRelease release = new CallerTransactionRelease(support, method, key, handle);
+		CallerTransactionRelease release = new CallerTransactionRelease(call);
 		TransactionSynchronizationManager.registerSynchronization(release);
 		if (logger.isDebugEnabled()) {
 			logger.debug("{} joined its caller's transaction: lock {} is released when that transaction completes",
@@ -62,7 +50,7 @@ final class CallerTransactionRelease implements TransactionSynchronization {
 
 	@Override
 	public void afterCompletion(int status) {
-		this.support.finish(this.method, this.key, this.handle, this.failure, false);
+		this.call.finish(this.failure, false);
 	}
 
 	/** Released late rather than early: the lock must outlive the caller's commit. */

@@ -6,8 +6,8 @@ import java.util.concurrent.CompletionStage;
 
 import org.aopalliance.intercept.MethodInvocation;
 
+import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
-import io.github.lockable.store.LockHandle;
 
 import org.springframework.lang.Nullable;
 
@@ -22,6 +22,9 @@ import org.springframework.lang.Nullable;
  * cancelling a {@code CompletableFuture} does not stop the work behind it.
  */
 final class FutureLocking extends AsynchronousLocking {
+
+	private static final LockContext.Scope NO_SCOPE = () -> {
+	};
 
 	FutureLocking(LockingSupport support) {
 		super(support);
@@ -49,31 +52,31 @@ final class FutureLocking extends AsynchronousLocking {
 			caller.complete(null);
 			return;
 		}
-		LockHandle handle = (decision instanceof Decision.RunLocked locked) ? locked.handle() : null;
+		LockedCall call = (decision instanceof Decision.RunLocked locked)
+				? this.support.locked(method, key, locked.handle()) : null;
 		CompletionStage<?> stage;
-		try {
+		try (LockContext.Scope scope = (call != null) ? LockContext.bind(call.lock()) : NO_SCOPE) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
-			ended(method, key, handle, null, ex, caller);
+			ended(call, null, ex, caller);
 			return;
 		}
 		if (stage == null) {
-			ended(method, key, handle, null, null, caller);
+			ended(call, null, null, caller);
 			return;
 		}
-		stage.whenComplete((value, error) -> ended(method, key, handle, value, LockingSupport.unwrap(error), caller));
+		stage.whenComplete((value, error) -> ended(call, value, LockingSupport.unwrap(error), caller));
 	}
 
 	/** The method's work ended: release, then complete the caller's future off the store's threads. */
-	private void ended(LockableMethod method, String key, @Nullable LockHandle handle, @Nullable Object value,
-			@Nullable Throwable error, CompletableFuture<Object> caller) {
-		if (handle == null) {
+	private void ended(@Nullable LockedCall call, @Nullable Object value, @Nullable Throwable error,
+			CompletableFuture<Object> caller) {
+		if (call == null) {
 			complete(caller, value, error);
 			return;
 		}
-		this.support.whenDone(
-				this.support.finishAsync(method, key, handle, error, error instanceof CancellationException),
+		this.support.whenDone(call.finishAsync(error, error instanceof CancellationException),
 				(ignored, neverFails) -> complete(caller, value, error));
 	}
 

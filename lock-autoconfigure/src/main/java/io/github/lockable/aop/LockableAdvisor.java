@@ -9,6 +9,7 @@ import org.aopalliance.aop.Advice;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockRenewals;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
@@ -54,13 +55,14 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 	 * store and its connection
 	 * @param continuations where a {@code Mono} or future-returning method continues once
 	 * the store answered asynchronously
+	 * @param renewals renews the locks of methods with {@code renew = true}
 	 */
 	public LockableAdvisor(Supplier<LockDefaults> defaults, Supplier<LockKeys> keys, Supplier<LockManager> lockManager,
-			Supplier<Executor> continuations) {
+			Supplier<Executor> continuations, Supplier<LockRenewals> renewals) {
 		SingletonSupplier<LockDefaults> lockDefaults = SingletonSupplier.of(defaults);
 		this.methods = new LockableMethods(lockDefaults, SingletonSupplier.of(keys));
 		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
-				() -> lockDefaults.obtain().storeFailure(), continuations));
+				() -> lockDefaults.obtain().storeFailure(), continuations, renewals));
 	}
 
 	/**

@@ -33,6 +33,10 @@ final class LockableMethod {
 
 	private final Duration ttl;
 
+	private final Duration waitTime;
+
+	private final boolean renew;
+
 	private final ConflictPolicy conflictPolicy;
 
 	private final ReturnKind returnKind;
@@ -43,7 +47,7 @@ final class LockableMethod {
 	private final StoreOutage storeOutage = new StoreOutage(StoreOutage.DEFAULT_SUMMARY_INTERVAL);
 
 	LockableMethod(Method method, String description, @Nullable String staticKey, @Nullable LockKeyResolver resolver,
-			@Nullable String resolverName, LockKeys keys, Duration ttl, ConflictPolicy conflictPolicy,
+			@Nullable String resolverName, LockKeys keys, Duration ttl, Duration waitTime, boolean renew, ConflictPolicy conflictPolicy,
 			ReturnKind returnKind, @Nullable String[] parameterNames) {
 		this.method = method;
 		this.description = description;
@@ -52,6 +56,8 @@ final class LockableMethod {
 		this.resolverName = resolverName;
 		this.keys = keys;
 		this.ttl = ttl;
+		this.waitTime = waitTime;
+		this.renew = renew;
 		this.conflictPolicy = conflictPolicy;
 		this.returnKind = returnKind;
 		this.parameterNames = parameterNames;
@@ -74,6 +80,11 @@ final class LockableMethod {
 		return this.keys.withPrefix(part);
 	}
 
+	/** The resource part of a full key of this method, as {@code LockContext} shows it. */
+	String resourcePart(String fullKey) {
+		return this.keys.withoutPrefix(fullKey);
+	}
+
 	Method method() {
 		return this.method;
 	}
@@ -84,6 +95,16 @@ final class LockableMethod {
 
 	Duration ttl() {
 		return this.ttl;
+	}
+
+	/** Zero when the annotation does not wait. */
+	Duration waitTime() {
+		return this.waitTime;
+	}
+
+	/** Whether the lock is extended while the method runs. */
+	boolean renew() {
+		return this.renew;
 	}
 
 	ConflictPolicy conflictPolicy() {

@@ -197,11 +197,10 @@ final class LockableMethods {
 		else {
 			resolver = resolver(annotation.resolver(), description, problems);
 		}
-		Duration ttl = ttl(annotation.ttl(), description, problems);
-		if (!annotation.waitTime().isEmpty()) {
-			problems.add(description + ": waitTime is not supported yet; remove it (a held lock applies the "
-					+ "conflict policy at once)");
-		}
+		Duration ttl = annotation.ttl().isEmpty() ? this.defaults.obtain().ttl()
+				: duration("ttl", annotation.ttl(), 1, description, problems);
+		Duration waitTime = annotation.waitTime().isEmpty() ? Duration.ZERO
+				: duration("waitTime", annotation.waitTime(), 0, description, problems);
 		ConflictPolicy policy = (annotation.conflictPolicy() != ConflictPolicy.DEFAULT) ? annotation.conflictPolicy()
 				: this.defaults.obtain().conflictPolicy();
 		checkReturnType(method, policy, description, problems);
@@ -209,7 +208,7 @@ final class LockableMethods {
 			return null;
 		}
 		return new LockableMethod(method, description, staticKey, resolver, annotation.resolver(), this.keys.obtain(), ttl,
-				policy, ReturnKind.of(method), this.parameterNames.getParameterNames(method));
+				waitTime, annotation.renew(), policy, ReturnKind.of(method), this.parameterNames.getParameterNames(method));
 	}
 
 	@Nullable
@@ -232,31 +231,31 @@ final class LockableMethods {
 	}
 
 	@Nullable
-	private Duration ttl(String declared, String description, List<String> problems) {
-		if (declared.isEmpty()) {
-			return this.defaults.obtain().ttl();
-		}
+	private Duration duration(String attribute, String declared, long minimumMillis, String description,
+			List<String> problems) {
 		String value;
 		try {
 			value = (this.environment != null) ? this.environment.resolveRequiredPlaceholders(declared) : declared;
 		}
 		catch (IllegalArgumentException ex) {
-			problems.add(description + ": ttl '" + declared + "' cannot be resolved: " + ex.getMessage());
+			problems.add(description + ": " + attribute + " '" + declared + "' cannot be resolved: " + ex.getMessage());
 			return null;
 		}
-		Duration ttl;
+		Duration duration;
 		try {
-			ttl = DurationStyle.detectAndParse(value.trim());
+			duration = DurationStyle.detectAndParse(value.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			problems.add(description + ": ttl '" + declared + "' is not a duration such as 10s, 500ms or PT1M");
+			problems.add(description + ": " + attribute + " '" + declared
+					+ "' is not a duration such as 10s, 500ms or PT1M");
 			return null;
 		}
-		if (ttl.toMillis() < 1) {
-			problems.add(description + ": ttl '" + declared + "' must be positive (at least 1ms)");
+		if (duration.isNegative() || duration.toMillis() < minimumMillis) {
+			problems.add(description + ": " + attribute + " '" + declared + "' must be "
+					+ ((minimumMillis > 0) ? "positive (at least 1ms)" : "zero or positive"));
 			return null;
 		}
-		return ttl;
+		return duration;
 	}
 
 	private void checkReturnType(Method method, ConflictPolicy policy, String description, List<String> problems) {

@@ -1,5 +1,6 @@
 package io.github.lockable.aop;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -15,7 +16,10 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockStoreUnavailableException;
+import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockRenewals;
+import io.github.lockable.core.LockRenewals.Renewal;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
@@ -39,17 +43,21 @@ final class LockingSupport {
 
 	private final SingletonSupplier<Executor> continuations;
 
+	private final SingletonSupplier<LockRenewals> renewals;
+
 	/**
 	 * @param lockManager the lock manager, obtained on first use
 	 * @param storeFailure what a store failure means, obtained on first use
 	 * @param continuations where asynchronous kinds continue once the store answered, so
 	 * that no user code runs on the store client's I/O threads or on the JDK's timeout thread
+	 * @param renewals renews the locks of methods with {@code renew = true}, obtained on first use
 	 */
 	LockingSupport(Supplier<LockManager> lockManager, Supplier<StoreFailurePolicy> storeFailure,
-			Supplier<Executor> continuations) {
+			Supplier<Executor> continuations, Supplier<LockRenewals> renewals) {
 		this.lockManager = SingletonSupplier.of(lockManager);
 		this.storeFailure = SingletonSupplier.of(storeFailure);
 		this.continuations = SingletonSupplier.of(continuations);
+		this.renewals = SingletonSupplier.of(renewals);
 	}
 
 	LockManager lockManager() {
@@ -114,9 +122,25 @@ final class LockingSupport {
 	}
 
 	/**
+	 * A call that holds its lock: the lock as {@link io.github.lockable.LockContext} hands it
+	 * to the method, renewed while the call runs when the method asks for it.
+	 */
+	LockedCall locked(LockableMethod method, String key, LockHandle handle) {
+		DefaultHeldLock lock = new DefaultHeldLock(lockManager(), List.of(method.resourcePart(key)), List.of(handle));
+		Renewal renewal = null;
+		if (method.renew()) {
+			renewal = this.renewals.obtain().start(handle, method.ttl(), () -> {
+				lock.markLost();
+				LockAttempts.lost(method, key, lockManager().store().name(), handle.elapsed());
+			});
+		}
+		return new LockedCall(this, method, key, lock, renewal);
+	}
+
+	/**
 	 * Releases the lock and logs how the call ended. Never throws.
 	 */
-	void finish(LockableMethod method, String key, LockHandle handle, @Nullable Throwable error, boolean cancelled) {
+	void release(LockableMethod method, String key, LockHandle handle, @Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
 		manager.release(handle);
 		logFinished(method, key, manager, handle, error, cancelled);
@@ -126,7 +150,7 @@ final class LockingSupport {
 	 * Releases the lock without blocking and logs how the call ended.
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
-	CompletableFuture<Void> finishAsync(LockableMethod method, String key, LockHandle handle,
+	CompletableFuture<Void> releaseAsync(LockableMethod method, String key, LockHandle handle,
 			@Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
 		return manager.releaseAsync(handle)
@@ -152,7 +176,7 @@ final class LockingSupport {
 	 * continuation, off the store's threads (see {@link #whenDone}).
 	 */
 	void acquireAsync(LockableMethod method, String key, Consumer<Decision> continuation) {
-		whenDone(lockManager().acquireAsync(key, method.ttl()),
+		whenDone(lockManager().acquireAsync(key, method.ttl(), method.waitTime()),
 				(result, error) -> continuation.accept(decide(method, key, acquireResult(result, error))));
 	}
 

@@ -7,8 +7,8 @@ import org.aopalliance.intercept.MethodInvocation;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
+import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
-import io.github.lockable.store.LockHandle;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.lang.Nullable;
@@ -50,14 +50,14 @@ final class ReactiveLocking extends AsynchronousLocking {
 			if (cancelled.get()) {
 				// Cancelled before the method was called: call nothing, hold nothing.
 				if (decision instanceof Decision.RunLocked locked) {
-					this.support.finishAsync(method, key, locked.handle(), null, true);
+					this.support.releaseAsync(method, key, locked.handle(), null, true);
 				}
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
-				run(invocation, method, key, locked.handle(), sink, cancelled);
+				run(invocation, this.support.locked(method, key, locked.handle()), sink, cancelled);
 			}
 			else if (decision == Decision.RUN_UNLOCKED) {
-				run(invocation, method, key, null, sink, cancelled);
+				run(invocation, null, sink, cancelled);
 			}
 			else if (decision instanceof Decision.Refuse refuse) {
 				signal(sink, cancelled, null, refuse.exception());
@@ -68,25 +68,27 @@ final class ReactiveLocking extends AsynchronousLocking {
 		});
 	}
 
-	private void run(MethodInvocation invocation, LockableMethod method, String key, @Nullable LockHandle handle,
-			MonoSink<Object> sink, AtomicBoolean cancelled) {
+	private void run(MethodInvocation invocation, @Nullable LockedCall call, MonoSink<Object> sink,
+			AtomicBoolean cancelled) {
 		Mono<?> body;
 		try {
 			body = (Mono<?>) proceed(invocation);
 		}
 		catch (Throwable ex) {
-			ended(method, key, handle, sink, cancelled, null, ex);
+			ended(call, sink, cancelled, null, ex);
 			return;
 		}
 		if (body == null) {
-			ended(method, key, handle, sink, cancelled, null, null);
+			ended(call, sink, cancelled, null, null);
 			return;
 		}
 		AtomicReference<Object> value = new AtomicReference<>();
 		// Not disposed on the subscriber's cancel: the lock is held until this work ends.
-		body.contextWrite(sink.contextView())
-			.subscribe(value::set, (error) -> ended(method, key, handle, sink, cancelled, null, error),
-					() -> ended(method, key, handle, sink, cancelled, value.get(), null));
+		Mono<?> locked = (call != null)
+				? body.contextWrite((context) -> context.put(LockContext.REACTOR_CONTEXT_KEY, call.lock())) : body;
+		locked.contextWrite(sink.contextView())
+			.subscribe(value::set, (error) -> ended(call, sink, cancelled, null, error),
+					() -> ended(call, sink, cancelled, value.get(), null));
 	}
 
 	/**
@@ -100,13 +102,13 @@ final class ReactiveLocking extends AsynchronousLocking {
 		return invocation.proceed();
 	}
 
-	private void ended(LockableMethod method, String key, @Nullable LockHandle handle, MonoSink<Object> sink,
-			AtomicBoolean cancelled, @Nullable Object value, @Nullable Throwable error) {
-		if (handle == null) {
+	private void ended(@Nullable LockedCall call, MonoSink<Object> sink, AtomicBoolean cancelled,
+			@Nullable Object value, @Nullable Throwable error) {
+		if (call == null) {
 			signal(sink, cancelled, value, error);
 			return;
 		}
-		this.support.whenDone(this.support.finishAsync(method, key, handle, error, cancelled.get()),
+		this.support.whenDone(call.finishAsync(error, cancelled.get()),
 				(ignored, neverFails) -> signal(sink, cancelled, value, error));
 	}
 

@@ -4,13 +4,18 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
+import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockDefaults;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.aop.LostLockRollback;
+import io.github.lockable.aop.StoreFailurePolicy;
 import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
+import io.github.lockable.core.DefaultLockTemplate;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.store.LockStore;
 
@@ -65,6 +70,20 @@ public class LockableAutoConfiguration {
 		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE));
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	LockRenewals lockRenewals(ObjectProvider<LockMetrics> metrics) {
+		return new LockRenewals(metrics.getIfUnique(() -> LockMetrics.NONE));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(LockTemplate.class)
+	DefaultLockTemplate lockTemplate(LockManager lockManager, LockKeys keys, LockRenewals renewals,
+			LockableProperties properties) {
+		return new DefaultLockTemplate(lockManager, keys, renewals, properties.getDefaultConflictPolicy(),
+				properties.getStoreFailure() == StoreFailurePolicy.PROCEED);
+	}
+
 	private static String missingStore(LockableProperties.Store store) {
 		return switch (store) {
 			case REDIS -> "lockable.store=redis needs Spring Data Redis with Lettuce on the class path "
@@ -85,9 +104,10 @@ public class LockableAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static LockableAdvisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
-			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager, BeanFactory beanFactory) {
+			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager,
+			ObjectProvider<LockRenewals> renewals, BeanFactory beanFactory) {
 		LockableAdvisor advisor = new LockableAdvisor(() -> defaults(properties.getObject()), keys::getObject,
-				lockManager::getObject, () -> continuations(beanFactory));
+				lockManager::getObject, () -> continuations(beanFactory), renewals::getObject);
 		advisor.setOrder(() -> properties.getObject().getOrder());
 		return advisor;
 	}
@@ -107,6 +127,18 @@ public class LockableAutoConfiguration {
 			return executor;
 		}
 		return ForkJoinPool.commonPool();
+	}
+
+	/**
+	 * Spring Boot applies {@code TransactionExecutionListener} beans to the transaction
+	 * managers it configures.
+	 */
+	@Bean
+	@ConditionalOnClass(name = "org.springframework.transaction.TransactionExecutionListener")
+	@ConditionalOnBooleanProperty(name = "lockable.rollback-on-lost-lock", matchIfMissing = true)
+	@ConditionalOnMissingBean
+	static LostLockRollback lostLockRollback() {
+		return new LostLockRollback();
 	}
 
 	@Bean

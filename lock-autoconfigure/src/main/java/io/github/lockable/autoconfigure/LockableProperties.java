@@ -77,6 +77,12 @@ public class LockableProperties {
 	 */
 	private int order = Ordered.LOWEST_PRECEDENCE - 1;
 
+	/**
+	 * Whether a transaction that began inside a locked call is rolled back, with a
+	 * LockLostException, when a renewal found the call's lock lost before the commit.
+	 */
+	private boolean rollbackOnLostLock = true;
+
 	private final File file = new File();
 
 	public boolean isEnabled() {
@@ -157,6 +163,14 @@ public class LockableProperties {
 
 	public void setOrder(int order) {
 		this.order = order;
+	}
+
+	public boolean isRollbackOnLostLock() {
+		return this.rollbackOnLostLock;
+	}
+
+	public void setRollbackOnLostLock(boolean rollbackOnLostLock) {
+		this.rollbackOnLostLock = rollbackOnLostLock;
 	}
 
 	public File getFile() {

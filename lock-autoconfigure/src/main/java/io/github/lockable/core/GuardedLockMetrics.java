@@ -70,6 +70,16 @@ final class GuardedLockMetrics implements LockMetrics {
 		}
 	}
 
+	@Override
+	public void renewed(LockRenewals.RenewalResult result) {
+		try {
+			this.delegate.renewed(result);
+		}
+		catch (RuntimeException ex) {
+			failed("renewed", ex);
+		}
+	}
+
 	private void failed(String hook, RuntimeException ex) {
 		if (this.reported.compareAndSet(false, true)) {
 			logger.warn("LockMetrics {}.{} threw; locks are unaffected, and later failures of its hooks are "

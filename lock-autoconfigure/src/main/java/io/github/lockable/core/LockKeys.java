@@ -58,6 +58,15 @@ public final class LockKeys {
 	}
 
 	/**
+	 * The resource part of a full key made by this instance.
+	 * @param fullKey {@code <prefix>:<part>}
+	 * @return the part
+	 */
+	public String withoutPrefix(String fullKey) {
+		return fullKey.startsWith(this.prefix) ? fullKey.substring(this.prefix.length()) : fullKey;
+	}
+
+	/**
 	 * What is wrong with a key part, without repeating it.
 	 * @param part the resource part of a key, possibly {@code null}
 	 * @return {@code null} when it obeys the rules, otherwise a phrase such as "is 230

@@ -2,7 +2,9 @@ package io.github.lockable.core;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +17,8 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 
+import org.springframework.lang.Nullable;
+
 /**
  * Takes and gives back locks on a {@link LockStore}, and says what went wrong: a lock that
  * ran out before its release, a holder close to its TTL, a store that did not answer.
@@ -23,6 +27,9 @@ import io.github.lockable.store.ReleaseResult;
 public class LockManager {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockManager.class);
+
+	/** A holder whose lock ran out is detected by the next attempt; never spin faster. */
+	private static final long MIN_PAUSE_NANOS = Duration.ofMillis(1).toNanos();
 
 	private final LockStore store;
 
@@ -73,6 +80,90 @@ public class LockManager {
 	 */
 	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl) {
 		return this.store.acquireAsync(new LockRequest(key, ttl)).thenApply((result) -> acquired(key, result));
+	}
+
+	/**
+	 * Takes the lock, waiting up to {@code waitTime} for its holder to release it: after
+	 * every refused attempt the store wakes the caller when the holder releases, or at the
+	 * latest when the holder's lock runs out or the wait ends. Blocks the calling thread.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @return acquired, held (still, after {@code waitTime}), or failed
+	 */
+	public AcquireResult acquire(String key, Duration ttl, Duration waitTime) {
+		if (waitTime.isZero() || waitTime.isNegative()) {
+			return acquire(key, ttl);
+		}
+		LockRequest request = new LockRequest(key, ttl);
+		long deadline = System.nanoTime() + waitTime.toNanos();
+		while (true) {
+			AcquireResult result = this.store.acquire(request);
+			Duration pause = pauseAfter(result, deadline);
+			if (pause == null || !awaitRelease(key, pause)) {
+				return acquired(key, result);
+			}
+		}
+	}
+
+	/**
+	 * Waits without blocking; otherwise as {@link #acquire(String, Duration, Duration)}.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @return a stage with acquired, held, or failed; it never completes exceptionally for
+	 * a store failure
+	 */
+	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime) {
+		if (waitTime.isZero() || waitTime.isNegative()) {
+			return acquireAsync(key, ttl);
+		}
+		return attemptUntil(new LockRequest(key, ttl), System.nanoTime() + waitTime.toNanos())
+			.thenApply((result) -> acquired(key, result));
+	}
+
+	private CompletionStage<AcquireResult> attemptUntil(LockRequest request, long deadline) {
+		return this.store.acquireAsync(request).thenCompose((result) -> {
+			Duration pause = pauseAfter(result, deadline);
+			if (pause == null) {
+				return CompletableFuture.completedFuture(result);
+			}
+			return this.store.awaitRelease(request.key(), pause).thenCompose((woken) -> attemptUntil(request, deadline));
+		});
+	}
+
+	/**
+	 * How long to wait for a release before the next attempt: until the holder's lock runs
+	 * out, or the wait ends, whichever is first; a release wakes the waiter sooner.
+	 * @return the pause, or {@code null} when the attempt's result is final
+	 */
+	@Nullable
+	private static Duration pauseAfter(AcquireResult result, long deadline) {
+		long remaining = deadline - System.nanoTime();
+		if (!(result instanceof AcquireResult.Held held) || remaining <= 0) {
+			return null;
+		}
+		long pause = (held.remainingTtl() != null) ? Math.min(remaining, held.remainingTtl().toNanos()) : remaining;
+		return Duration.ofNanos(Math.max(pause, MIN_PAUSE_NANOS));
+	}
+
+	/**
+	 * Waits for the store's wake-up.
+	 * @return whether to try again; {@code false} when the thread was interrupted, which
+	 * ends the wait (the interrupt is kept)
+	 */
+	private boolean awaitRelease(String key, Duration pause) {
+		try {
+			this.store.awaitRelease(key, pause).toCompletableFuture().get();
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		catch (ExecutionException ex) {
+			return true;
+		}
 	}
 
 	private AcquireResult acquired(String key, AcquireResult result) {

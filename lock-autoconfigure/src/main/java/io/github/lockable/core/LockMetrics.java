@@ -45,4 +45,11 @@ public interface LockMetrics {
 	default void ttlNearlyExhausted() {
 	}
 
+	/**
+	 * A renewal of a held lock ended.
+	 * @param result whether the lock was extended, found lost, or the store did not answer
+	 */
+	default void renewed(LockRenewals.RenewalResult result) {
+	}
+
 }

@@ -1,12 +1,16 @@
 package io.github.lockable.metrics;
 
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockRenewals;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.ReleaseResult;
 
@@ -21,7 +25,10 @@ import io.github.lockable.store.ReleaseResult;
  * (the TTL ran out before the release), {@code failed};</li>
  * <li>{@code lockable.held} (timer): how long locks were held, to size TTLs against;</li>
  * <li>{@code lockable.ttl.warnings} (counter): holders that ran past
- * {@code lockable.ttl-warning-ratio} of their TTL.</li>
+ * {@code lockable.ttl-warning-ratio} of their TTL;</li>
+ * <li>{@code lockable.renewals} (counter), {@code result}: {@code extended}, {@code lost}
+ * (a renewal found the lock expired or taken while its holder still ran), {@code failed}
+ * (the store did not answer; retried).</li>
  * </ul>
  */
 public class MicrometerLockMetrics implements LockMetrics {
@@ -41,6 +48,8 @@ public class MicrometerLockMetrics implements LockMetrics {
 	private final Timer holdTime;
 
 	private final Counter ttlWarnings;
+
+	private final Map<LockRenewals.RenewalResult, Counter> renewals = new EnumMap<>(LockRenewals.RenewalResult.class);
 
 	/**
 	 * Registers the meters.
@@ -62,6 +71,10 @@ public class MicrometerLockMetrics implements LockMetrics {
 			.description("Holders that ran past the warning share of their TTL")
 			.tag("store", store)
 			.register(registry);
+		for (LockRenewals.RenewalResult result : LockRenewals.RenewalResult.values()) {
+			this.renewals.put(result, counter(registry, "lockable.renewals", store,
+					result.name().toLowerCase(Locale.ROOT), "Renewals of held locks"));
+		}
 	}
 
 	private static Counter counter(MeterRegistry registry, String name, String store, String result,
@@ -102,6 +115,11 @@ public class MicrometerLockMetrics implements LockMetrics {
 	@Override
 	public void ttlNearlyExhausted() {
 		this.ttlWarnings.increment();
+	}
+
+	@Override
+	public void renewed(LockRenewals.RenewalResult result) {
+		this.renewals.get(result).increment();
 	}
 
 }

@@ -3,6 +3,7 @@ package io.github.lockable.store;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where locks live. A store grants a key to one owner at a time, for a TTL, and deletes it
@@ -61,6 +62,21 @@ public interface LockStore {
 	}
 
 	/**
+	 * Completes when the lock on the key may have become free (its holder released it) or
+	 * at the latest after {@code maxWait}, whichever comes first; never completes
+	 * exceptionally. It may complete early: the caller then tries to acquire again. Stores
+	 * that can tell their waiters of a release override it; this default completes after
+	 * {@code maxWait}.
+	 * @param key the full lock key
+	 * @param maxWait the longest the stage stays incomplete
+	 * @return a stage that completes when it is worth trying again
+	 */
+	default CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		return CompletableFuture.runAsync(() -> {
+		}, CompletableFuture.delayedExecutor(maxWait.toNanos(), TimeUnit.NANOSECONDS));
+	}
+
+	/**
 	 * Sets the lock's remaining TTL to {@code ttl} if the lease's token still owns it.
 	 * @param lease what {@link #acquire(LockRequest)} granted
 	 * @param ttl the new remaining TTL, at least one millisecond
@@ -69,5 +85,21 @@ public interface LockStore {
 	 * @throws LockStoreException when the store does not answer
 	 */
 	boolean extend(LockLease lease, Duration ttl);
+
+	/**
+	 * Asynchronous {@link #extend(LockLease, Duration)}.
+	 * @param lease what {@link #acquire(LockRequest)} granted
+	 * @param ttl the new remaining TTL, at least one millisecond
+	 * @return a stage that completes with whether the lock was extended, or exceptionally
+	 * with a {@link LockStoreException}
+	 */
+	default CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
+		try {
+			return CompletableFuture.completedFuture(extend(lease, ttl));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
 
 }

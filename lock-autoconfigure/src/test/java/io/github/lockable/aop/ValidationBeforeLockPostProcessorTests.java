@@ -35,7 +35,7 @@ class ValidationBeforeLockPostProcessorTests {
 	private final Advisor lock = new LockableAdvisor(
 			() -> new LockDefaults(Duration.ofSeconds(30), ConflictPolicy.CONFLICT, StoreFailurePolicy.FAIL),
 			() -> new LockKeys("lock", 200), LockableAdvisorCollaborators::unexpected,
-			LockableAdvisorCollaborators::unexpected);
+			LockableAdvisorCollaborators::unexpected, LockableAdvisorCollaborators::unexpected);
 
 	private final Advisor validation = new DefaultPointcutAdvisor(new MethodValidationInterceptor());
 

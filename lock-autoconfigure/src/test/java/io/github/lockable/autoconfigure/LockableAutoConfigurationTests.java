@@ -220,7 +220,7 @@ class LockableAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				LockableConfigurationException failure = rootCause(context.getStartupFailure());
-				assertThat(failure.getProblems()).hasSize(12);
+				assertThat(failure.getProblems()).hasSize(13);
 				assertThat(failure.getMessage())
 					.contains("BadJobs.noSuchResolver(): no LockKeyResolver bean named 'nope'; "
 							+ "LockKeyResolver beans: [project, user]")
@@ -233,7 +233,8 @@ class LockableAutoConfigurationTests {
 					.contains("BadJobs.placeholderTtl(): ttl '${job.ttl}' is not a duration")
 					.contains("BadJobs.unresolvableTtl(): ttl '${missing.ttl}' cannot be resolved")
 					.contains("BadJobs.badKey(): key 'admin rebuild' has a character outside A-Z a-z 0-9 : . _ -")
-					.contains("BadJobs.waits(): waitTime is not supported yet")
+					.contains("BadJobs.waits(): waitTime 'soon' is not a duration such as 10s, 500ms or PT1M")
+					.contains("BadJobs.waitsNegative(): waitTime '-1s' must be zero or positive")
 					.contains("BadJobs.skipPrimitive(): conflictPolicy SKIP needs a return value")
 					.contains("BadJobs.stream(): returns reactor.core.publisher.Flux, a stream that would hold "
 							+ "the lock for its whole life");
@@ -261,7 +262,7 @@ class LockableAutoConfigurationTests {
 			.run((context) -> {
 				FailureAnalysis analysis = new LockableConfigurationFailureAnalyzer()
 					.analyze(context.getStartupFailure());
-				assertThat(analysis.getDescription()).startsWith("Lockable found 12 problems:")
+				assertThat(analysis.getDescription()).startsWith("Lockable found 13 problems:")
 					.contains("    - LockableAutoConfigurationTests.BadJobs.both(): set exactly one of key and resolver");
 				assertThat(analysis.getAction()).contains("Fix each @Lockable declaration");
 			});
@@ -422,8 +423,12 @@ class LockableAutoConfigurationTests {
 		public void badKey() {
 		}
 
-		@Lockable(key = "a", waitTime = "5s")
+		@Lockable(key = "a", waitTime = "soon")
 		public void waits() {
+		}
+
+		@Lockable(key = "a", waitTime = "-1s")
+		public void waitsNegative() {
 		}
 
 		@Lockable(key = "a", conflictPolicy = ConflictPolicy.SKIP)

@@ -79,6 +79,11 @@ public class RecordingLockStore implements LockStore {
 		return this.delegate.extend(lease, ttl);
 	}
 
+	@Override
+	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		return this.delegate.awaitRelease(key, maxWait);
+	}
+
 	public List<String> events() {
 		return this.events;
 	}

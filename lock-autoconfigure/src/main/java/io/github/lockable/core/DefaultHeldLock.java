@@ -1,0 +1,145 @@
+package io.github.lockable.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.lockable.HeldLock;
+import io.github.lockable.LockStoreUnavailableException;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockStoreException;
+
+import org.springframework.lang.Nullable;
+
+/**
+ * A {@link HeldLock} over the store's handles, one per key, in the same order as the keys.
+ */
+public final class DefaultHeldLock implements HeldLock {
+
+	private final LockManager manager;
+
+	private final List<String> keys;
+
+	private final List<LockHandle> handles;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	private volatile boolean lost;
+
+	@Nullable
+	private volatile LockRenewals.Renewal renewal;
+
+	/**
+	 * Creates a lock over granted handles.
+	 * @param manager releases the handles
+	 * @param keys the resource parts, as the caller gave them
+	 * @param handles the handle of each key, in the order of {@code keys}
+	 */
+	public DefaultHeldLock(LockManager manager, List<String> keys, List<LockHandle> handles) {
+		this.manager = Objects.requireNonNull(manager, "manager must not be null");
+		this.keys = List.copyOf(keys);
+		this.handles = List.copyOf(handles);
+		if (this.keys.size() != this.handles.size() || this.keys.isEmpty()) {
+			throw new IllegalArgumentException("One handle per key is required");
+		}
+	}
+
+	@Override
+	public List<String> keys() {
+		return this.keys;
+	}
+
+	@Override
+	public long fencingToken() {
+		if (this.keys.size() != 1) {
+			throw new IllegalStateException("This lock holds " + this.keys.size()
+					+ " keys; ask for the fencing token of one of them with fencingToken(key)");
+		}
+		return fencingTokenOf(this.handles.get(0));
+	}
+
+	@Override
+	public long fencingToken(String key) {
+		int index = this.keys.indexOf(key);
+		if (index < 0) {
+			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + this.keys);
+		}
+		return fencingTokenOf(this.handles.get(index));
+	}
+
+	private static long fencingTokenOf(LockHandle handle) {
+		throw new UnsupportedOperationException("FENCE-MERGE");
+	}
+
+	@Override
+	public boolean isHeld() {
+		return !this.closed.get() && !this.lost;
+	}
+
+	@Override
+	public boolean extend(Duration ttl) {
+		if (!isHeld()) {
+			return false;
+		}
+		for (LockHandle handle : this.handles) {
+			boolean extended;
+			try {
+				extended = handle.extend(ttl);
+			}
+			catch (LockStoreException ex) {
+				throw new LockStoreUnavailableException("Lock store unavailable; the lock was not extended", ex);
+			}
+			if (!extended) {
+				markLost();
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Records that the lock was found lost: {@link #isHeld()} is {@code false} from now on.
+	 */
+	public void markLost() {
+		this.lost = true;
+	}
+
+	/**
+	 * Renews this lock until it is closed.
+	 * @param renewal the renewal to stop on close
+	 */
+	public void renewWith(LockRenewals.Renewal renewal) {
+		this.renewal = renewal;
+		if (this.closed.get()) {
+			renewal.stop();
+		}
+	}
+
+	/**
+	 * The handles, in the order of the keys.
+	 * @return the handles
+	 */
+	public List<LockHandle> handles() {
+		return this.handles;
+	}
+
+	@Override
+	public void close() {
+		if (this.closed.compareAndSet(false, true)) {
+			LockRenewals.Renewal current = this.renewal;
+			if (current != null) {
+				current.stop();
+			}
+			for (int i = this.handles.size() - 1; i >= 0; i--) {
+				this.manager.release(this.handles.get(i));
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "HeldLock" + this.keys + (isHeld() ? "" : (this.lost ? " (lost)" : " (closed)"));
+	}
+
+}

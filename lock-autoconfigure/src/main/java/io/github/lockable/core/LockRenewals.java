@@ -1,0 +1,176 @@
+package io.github.lockable.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.LockHandle;
+
+/**
+ * Extends held locks while their work runs, on one shared scheduler thread: no thread or
+ * timer per lock. Each renewal sets the lock's TTL again, owner-checked, every third of
+ * the TTL; the store's asynchronous extend keeps a slow store from holding up the other
+ * locks' renewals.
+ * <p>
+ * A renewal stops for good when it is {@link Renewal#stop() stopped} (before the release),
+ * when it finds the lock lost, and when this scheduler is closed at shutdown. An extend
+ * still on its way when the lock is released cannot bring the lock back: the store
+ * extends only a key that still holds the owner's token, and a released key holds none.
+ */
+public final class LockRenewals implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockRenewals.class);
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	private final LockMetrics metrics;
+
+	/**
+	 * Creates the scheduler; its one daemon thread starts with the first renewal.
+	 * @param metrics told of every renewal
+	 */
+	public LockRenewals(LockMetrics metrics) {
+		this.metrics = GuardedLockMetrics.guard(Objects.requireNonNull(metrics, "metrics must not be null"));
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "lockable-renewal");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+	}
+
+	/**
+	 * Starts renewing a lock until the returned renewal is stopped or the lock is lost.
+	 * @param handle the granted lock
+	 * @param ttl the TTL each renewal sets
+	 * @param lost called once, on a renewal thread, when a renewal finds the lock lost
+	 * @return the renewal, to stop before the release
+	 */
+	public Renewal start(LockHandle handle, Duration ttl, Runnable lost) {
+		Renewal renewal = new Renewal(handle, ttl, lost);
+		renewal.scheduleNext();
+		return renewal;
+	}
+
+	/**
+	 * Stops every renewal: at shutdown the locks end with their release or their TTL.
+	 */
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	/**
+	 * The renewal of one lock.
+	 */
+	public final class Renewal {
+
+		private final LockHandle handle;
+
+		private final Duration ttl;
+
+		private final long periodNanos;
+
+		private final Runnable lost;
+
+		private final AtomicBoolean stopped = new AtomicBoolean();
+
+		private volatile ScheduledFuture<?> next;
+
+		Renewal(LockHandle handle, Duration ttl, Runnable lost) {
+			this.handle = handle;
+			this.ttl = ttl;
+			this.periodNanos = Math.max(ttl.toNanos() / 3, TimeUnit.MILLISECONDS.toNanos(1));
+			this.lost = lost;
+		}
+
+		/**
+		 * Stops the renewal for good; an extend already sent finishes without effect once
+		 * the lock is released.
+		 */
+		public void stop() {
+			if (this.stopped.compareAndSet(false, true)) {
+				ScheduledFuture<?> scheduled = this.next;
+				if (scheduled != null) {
+					scheduled.cancel(false);
+				}
+			}
+		}
+
+		/**
+		 * Whether the renewal stopped, by {@link #stop()} or because the lock was lost.
+		 * @return whether it stopped
+		 */
+		public boolean isStopped() {
+			return this.stopped.get();
+		}
+
+		private void scheduleNext() {
+			if (this.stopped.get()) {
+				return;
+			}
+			try {
+				this.next = LockRenewals.this.scheduler.schedule(this::renew, this.periodNanos, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// Shut down: the lock ends with its release or its TTL.
+				this.stopped.set(true);
+				return;
+			}
+			if (this.stopped.get()) {
+				this.next.cancel(false);
+			}
+		}
+
+		private void renew() {
+			if (this.stopped.get()) {
+				return;
+			}
+			this.handle.extendAsync(this.ttl).whenComplete((extended, error) -> {
+				if (this.stopped.get()) {
+					return;
+				}
+				if (error != null) {
+					// The store did not answer; the lock may still be ours, so try again.
+					LockRenewals.this.metrics.renewed(RenewalResult.FAILED);
+					logger.debug("Renewal of lock {} failed; retrying", this.handle.lease().key(), error);
+					scheduleNext();
+				}
+				else if (extended) {
+					LockRenewals.this.metrics.renewed(RenewalResult.EXTENDED);
+					scheduleNext();
+				}
+				else if (this.stopped.compareAndSet(false, true)) {
+					LockRenewals.this.metrics.renewed(RenewalResult.LOST);
+					this.lost.run();
+				}
+			});
+		}
+
+	}
+
+	/**
+	 * What one renewal found.
+	 */
+	public enum RenewalResult {
+
+		/** The lock was still ours and was extended. */
+		EXTENDED,
+
+		/** The lock was gone or owned by another: it expired before the renewal. */
+		LOST,
+
+		/** The store did not answer; the renewal is retried. */
+		FAILED
+
+	}
+
+}
