@@ -15,6 +15,8 @@ public final class LockHandle implements AutoCloseable {
 	private static final CompletionStage<ReleaseResult> ALREADY_RELEASED = CompletableFuture
 		.completedFuture(ReleaseResult.ALREADY_RELEASED);
 
+	private static final CompletionStage<Boolean> NOT_EXTENDED = CompletableFuture.completedFuture(false);
+
 	private final LockStore store;
 
 	private final LockLease lease;
@@ -85,6 +87,20 @@ public final class LockHandle implements AutoCloseable {
 			return false;
 		}
 		return this.store.extend(this.lease, ttl);
+	}
+
+	/**
+	 * Sets the lock's remaining TTL asynchronously, if it is still ours and not yet
+	 * released.
+	 * @param ttl the new remaining TTL
+	 * @return a stage with whether the lock was extended, or failed with a
+	 * {@link LockStoreException}
+	 */
+	public CompletionStage<Boolean> extendAsync(Duration ttl) {
+		if (this.released.get()) {
+			return NOT_EXTENDED;
+		}
+		return this.store.extendAsync(this.lease, ttl);
 	}
 
 	/**

@@ -70,4 +70,20 @@ public interface LockStore {
 	 */
 	boolean extend(LockLease lease, Duration ttl);
 
+	/**
+	 * Asynchronous {@link #extend(LockLease, Duration)}.
+	 * @param lease what {@link #acquire(LockRequest)} granted
+	 * @param ttl the new remaining TTL, at least one millisecond
+	 * @return a stage that completes with whether the lock was extended, or exceptionally
+	 * with a {@link LockStoreException}
+	 */
+	default CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
+		try {
+			return CompletableFuture.completedFuture(extend(lease, ttl));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
 }
