@@ -200,7 +200,7 @@ public class LockablePathBenchmark {
 		@Override
 		public AcquireResult acquire(LockRequest request) {
 			return new AcquireResult.Acquired(
-					new LockHandle(this, new LockLease(request.key(), TOKEN, Instant.now(), request.ttl())));
+					new LockHandle(this, new LockLease(request.key(), TOKEN, 1, Instant.now(), request.ttl())));
 		}
 
 		@Override

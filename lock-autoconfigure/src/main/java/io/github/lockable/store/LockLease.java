@@ -5,30 +5,38 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What a store hands out when it grants a lock: the key, the owner's token, when it was
- * acquired and for how long.
+ * What a store hands out when it grants a lock: the key, the owner's token, the fencing
+ * token, when it was acquired and for how long.
  * <p>
  * The token proves ownership to the store on release and extend. It is a secret of the
  * holder: {@link #toString()} leaves it out, and it must never be logged or returned to a
- * client.
+ * client. The fencing token is no secret: it may be logged and handed to the resources
+ * the lock protects, which can refuse a write carrying a smaller token than one already
+ * seen.
  *
  * @param key the full lock key
  * @param token the random token that identifies this acquisition
+ * @param fencingToken at least 1, and strictly greater than every fencing token the store
+ * issued before for the same key, even after that lock expired or was released
  * @param acquiredAt wall-clock time of the acquisition
  * @param ttl the TTL the lock was acquired with
  */
-public record LockLease(String key, String token, Instant acquiredAt, Duration ttl) {
+public record LockLease(String key, String token, long fencingToken, Instant acquiredAt, Duration ttl) {
 
 	public LockLease {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(token, "token must not be null");
+		if (fencingToken < 1) {
+			throw new IllegalArgumentException("fencingToken must be at least 1, was " + fencingToken);
+		}
 		Objects.requireNonNull(acquiredAt, "acquiredAt must not be null");
 		Objects.requireNonNull(ttl, "ttl must not be null");
 	}
 
 	@Override
 	public String toString() {
-		return "LockLease[key=" + this.key + ", acquiredAt=" + this.acquiredAt + ", ttl=" + this.ttl + "]";
+		return "LockLease[key=" + this.key + ", fencingToken=" + this.fencingToken + ", acquiredAt=" + this.acquiredAt
+				+ ", ttl=" + this.ttl + "]";
 	}
 
 }

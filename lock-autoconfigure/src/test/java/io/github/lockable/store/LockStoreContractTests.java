@@ -112,7 +112,7 @@ public abstract class LockStoreContractTests {
 	@Test
 	void releaseWithAnotherTokenDeletesNothing() {
 		LockHandle owner = acquired(key("foreign"), LONG_TTL).handle();
-		LockLease forged = new LockLease(owner.lease().key(), UUID.randomUUID().toString(), Instant.now(), LONG_TTL);
+		LockLease forged = forged(owner.lease());
 		assertThat(store().release(forged)).isEqualTo(ReleaseResult.NOT_OWNER);
 		held(key("foreign"), LONG_TTL);
 		assertThat(owner.release()).isEqualTo(ReleaseResult.RELEASED);
@@ -121,16 +121,10 @@ public abstract class LockStoreContractTests {
 	@Test
 	void releaseAfterTtlExpiryDoesNotDeleteTheNewHoldersLock() {
 		LockHandle late = acquired(key("expiry"), Duration.ofMillis(150)).handle();
-		AtomicReference<LockHandle> next = new AtomicReference<>();
-		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-			if (store().acquire(new LockRequest(key("expiry"), LONG_TTL)) instanceof AcquireResult.Acquired acquired) {
-				next.set(acquired.handle());
-			}
-			return next.get() != null;
-		});
+		LockHandle next = awaitAcquired(key("expiry"));
 		assertThat(late.release()).isEqualTo(ReleaseResult.NOT_OWNER);
 		held(key("expiry"), LONG_TTL);
-		assertThat(next.get().release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(next.release()).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -140,6 +134,10 @@ public abstract class LockStoreContractTests {
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> probeIsFree(key("expired")));
 		assertThat(late.release()).isEqualTo(ReleaseResult.NOT_OWNER);
+	}
+
+	private static LockLease forged(LockLease lease) {
+		return new LockLease(lease.key(), UUID.randomUUID().toString(), lease.fencingToken(), Instant.now(), LONG_TTL);
 	}
 
 	private boolean probeIsFree(String key) {
@@ -164,7 +162,7 @@ public abstract class LockStoreContractTests {
 	@Test
 	void onlyTheOwnerCanExtend() {
 		LockHandle owner = acquired(key("extend-foreign"), Duration.ofSeconds(5)).handle();
-		LockLease forged = new LockLease(owner.lease().key(), UUID.randomUUID().toString(), Instant.now(), LONG_TTL);
+		LockLease forged = forged(owner.lease());
 		assertThat(store().extend(forged, LONG_TTL)).isFalse();
 		AcquireResult.Held held = held(key("extend-foreign"), LONG_TTL);
 		assertThat(held.remainingTtl()).isLessThanOrEqualTo(Duration.ofSeconds(5));
@@ -178,6 +176,7 @@ public abstract class LockStoreContractTests {
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> probeIsFree(key("extend-expired")));
 		assertThat(handle.extend(LONG_TTL)).isFalse();
+		assertThat(handle.extendAsync(LONG_TTL).toCompletableFuture().join()).isFalse();
 		acquired(key("extend-expired"), LONG_TTL).handle().release();
 	}
 
@@ -186,6 +185,95 @@ public abstract class LockStoreContractTests {
 		LockHandle handle = acquired(key("extend-released"), LONG_TTL).handle();
 		handle.release();
 		assertThat(handle.extend(LONG_TTL)).isFalse();
+	}
+
+	@Test
+	void fencingTokensStrictlyIncreaseAcrossAcquisitionsOfOneKey() {
+		long previous = 0;
+		for (int i = 0; i < 20; i++) {
+			LockHandle handle = acquired(key("fence"), LONG_TTL).handle();
+			assertThat(handle.lease().fencingToken()).isGreaterThan(previous);
+			previous = handle.lease().fencingToken();
+			handle.release();
+		}
+	}
+
+	@Test
+	void fencingTokenAfterTheLockExpiredIsGreater() {
+		LockHandle expired = acquired(key("fence-expiry"), Duration.ofMillis(100)).handle();
+		LockHandle next = awaitAcquired(key("fence-expiry"));
+		assertThat(next.lease().fencingToken()).isGreaterThan(expired.lease().fencingToken());
+		next.release();
+	}
+
+	/**
+	 * The guarantee is per key: keys that share no counter (Redis keys of different slots)
+	 * may be given equal tokens. These two share a hash tag, hence a counter everywhere.
+	 */
+	@Test
+	void twoKeysHeldAtOnceGetDifferentFencingTokens() {
+		LockHandle a = acquired(key("{fence-pair}:a"), LONG_TTL).handle();
+		LockHandle b = acquired(key("{fence-pair}:b"), LONG_TTL).handle();
+		assertThat(a.lease().fencingToken()).isPositive().isNotEqualTo(b.lease().fencingToken());
+		assertThat(b.lease().fencingToken()).isPositive();
+		a.release();
+		b.release();
+	}
+
+	@Test
+	void fencingTokenAfterReleaseIsGreaterAndRefusalsCarryNone() {
+		assertThat(AcquireResult.Held.class.getRecordComponents())
+			.extracting(java.lang.reflect.RecordComponent::getName)
+			.containsExactly("remainingTtl", "age");
+		LockHandle holder = acquired(key("fence-held"), LONG_TTL).handle();
+		for (int i = 0; i < 3; i++) {
+			held(key("fence-held"), LONG_TTL);
+		}
+		assertThat(holder.release()).isEqualTo(ReleaseResult.RELEASED);
+		LockHandle next = acquired(key("fence-held"), LONG_TTL).handle();
+		assertThat(next.lease().fencingToken()).isGreaterThan(holder.lease().fencingToken());
+		next.release();
+	}
+
+	@Test
+	void asynchronousAcquireGivesStrictlyIncreasingFencingTokensToo() {
+		LockHandle first = acquired(key("fence-async"), LONG_TTL).handle();
+		first.release();
+		long previous = first.lease().fencingToken();
+		for (int i = 0; i < 10; i++) {
+			LockHandle handle = acquiredAsync(key("fence-async"));
+			assertThat(handle.lease().fencingToken()).isGreaterThan(previous);
+			previous = handle.lease().fencingToken();
+			handle.releaseAsync().toCompletableFuture().join();
+		}
+	}
+
+	@Test
+	void ownerCanExtendAsynchronouslyAndOnlyTheOwner() {
+		LockHandle owner = acquired(key("extend-async"), Duration.ofMillis(300)).handle();
+		assertThat(store().extendAsync(forged(owner.lease()), LONG_TTL).toCompletableFuture().join()).isFalse();
+		assertThat(owner.extendAsync(LONG_TTL).toCompletableFuture().join()).isTrue();
+		assertThat(held(key("extend-async"), LONG_TTL).remainingTtl()).isGreaterThan(Duration.ofSeconds(20));
+		assertThat(owner.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(owner.extendAsync(LONG_TTL).toCompletableFuture().join()).isFalse();
+		assertThat(store().extendAsync(owner.lease(), LONG_TTL).toCompletableFuture().join()).isFalse();
+	}
+
+	private LockHandle awaitAcquired(String key) {
+		AtomicReference<LockHandle> next = new AtomicReference<>();
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+			if (store().acquire(new LockRequest(key, LONG_TTL)) instanceof AcquireResult.Acquired acquired) {
+				next.set(acquired.handle());
+			}
+			return next.get() != null;
+		});
+		return next.get();
+	}
+
+	private LockHandle acquiredAsync(String key) {
+		AcquireResult result = store().acquireAsync(new LockRequest(key, LONG_TTL)).toCompletableFuture().join();
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).handle();
 	}
 
 	@Test

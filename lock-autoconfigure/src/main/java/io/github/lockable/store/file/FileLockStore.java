@@ -83,12 +83,24 @@ import org.springframework.lang.Nullable;
  * {@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, {@code ENOSPC}, {@code EROFS} and so on,
  * or {@code STORE_ERROR}; {@code TIMEOUT} when the guard of a lock stayed taken for the
  * store's timeout (two seconds unless set); {@code UNSAFE_DIRECTORY} for a directory that
- * turned unsafe after the store was created. Every call blocks for microseconds, at most for that timeout.
+ * turned unsafe after the store was created. Every call blocks for microseconds (an
+ * acquire also for writing the fencing counter to disk), at most for that timeout.
  * <p>
- * <b>Asynchronous calls.</b> {@link #acquireAsync} and {@link #releaseAsync} run on the
- * store's own few daemon threads ({@code lockable-file-N}) with a bounded queue, never on
- * the caller's thread; when all are busy they answer {@code BUSY} at once. {@link #close()}
- * stops those threads (Spring calls it when the context closes).
+ * <b>Fencing tokens.</b> Every acquisition draws its fencing token from one counter for the
+ * whole directory, the file {@value FencingCounter#FILE_NAME} next to the lock files
+ * ({@code rw-------}), incremented under a guard of its own in the same guarded step that
+ * publishes the lock file, and recorded in the lock file as {@code fencingToken}. One
+ * counter for every key keeps the directory at one extra file and makes every token
+ * greater than all tokens issued before in that directory. The file never expires and is
+ * never deleted by the store; deleting it, or the directory, starts the tokens again at 1
+ * and breaks that guarantee. It is replaced by renaming a complete, synced temporary
+ * file, so a crashed process leaves the old or the new value, never a reused one.
+ * <p>
+ * <b>Asynchronous calls.</b> {@link #acquireAsync}, {@link #releaseAsync} and
+ * {@link #extendAsync} run on the store's own few daemon threads ({@code lockable-file-N})
+ * with a bounded queue, never on the caller's thread; when all are busy they answer
+ * {@code BUSY} at once. {@link #close()} stops those threads (Spring calls it when the
+ * context closes).
  */
 public final class FileLockStore implements LockStore, AutoCloseable {
 
@@ -206,6 +218,18 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		return submit("release", lease.key(), () -> release(lease), null);
 	}
 
+	/**
+	 * Runs {@link #extend(LockLease, Duration)} on one of the store's own threads, never the
+	 * caller's. When they and their queue are all busy, or the store is closed, the stage
+	 * fails at once with a {@link LockStoreException} of code {@code BUSY} or
+	 * {@code CLOSED}.
+	 */
+	@Override
+	public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
+		checkExtension(ttl);
+		return submit("extend", lease.key(), () -> extend(lease, ttl), null);
+	}
+
 	private <T> CompletionStage<T> submit(String operation, String key, Supplier<T> work,
 			@Nullable Function<LockStoreException, T> refusedResult) {
 		CompletableFuture<T> result = new CompletableFuture<>();
@@ -283,8 +307,8 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 							age.isNegative() ? Duration.ZERO : age);
 				}
 			}
-			LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), this.identity, now,
-					now.plus(request.ttl()), this.version);
+			LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(),
+					nextFencingToken(directory, request.key()), this.identity, now, now.plus(request.ttl()), this.version);
 			byte[] content = LockFileFormat.write(mine).getBytes(StandardCharsets.US_ASCII);
 			Path temp = files.writeTemp(name, content);
 			try {
@@ -305,6 +329,21 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 			}
 		}
 		throw new IOException("Lock file " + lock + " keeps appearing and disappearing");
+	}
+
+	/**
+	 * Draws the next fencing token under the counter's guard, taken inside the lock's own
+	 * guard, so that a lock file is published only with a token greater than those of the
+	 * lock files before it.
+	 */
+	private long nextFencingToken(LockDirectory directory, String key) throws IOException {
+		try {
+			return directory.guard()
+				.callOnCounter(this.guardTimeoutNanos, () -> FencingCounter.next(directory.path()));
+		}
+		catch (GuardTimeoutException ex) {
+			throw guardTimeout("acquire", key, "the guard of its fencing counter", ex);
+		}
 	}
 
 	private boolean isKnownDead(LockMetadata holder) {
@@ -329,7 +368,8 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	}
 
 	private AcquireResult acquired(LockMetadata mine, LockRequest request) {
-		LockLease lease = new LockLease(request.key(), mine.token(), mine.startedAt(), request.ttl());
+		LockLease lease = new LockLease(request.key(), mine.token(), mine.fencingToken(), mine.startedAt(),
+				request.ttl());
 		return new AcquireResult.Acquired(new LockHandle(this, lease));
 	}
 
@@ -349,9 +389,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 
 	@Override
 	public boolean extend(LockLease lease, Duration ttl) {
-		if (ttl.toMillis() < 1) {
-			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
-		}
+		checkExtension(ttl);
 		LockFileName name = LockFileName.of(lease.key());
 		return run("extend", lease.key(), name, (directory) -> {
 			Path lock = name.lockFile(directory.path());
@@ -371,6 +409,12 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 			}
 			return true;
 		});
+	}
+
+	private static void checkExtension(Duration ttl) {
+		if (ttl.toMillis() < 1) {
+			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
+		}
 	}
 
 	/**
@@ -396,10 +440,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 					+ ex.getMessage(), ErrorCodes.of(ex, this.directory), ex);
 		}
 		catch (GuardTimeoutException ex) {
-			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory
-					+ ": its guard stayed taken for " + this.options.guardTimeout().toMillis()
-					+ "ms (another process is stopped or stuck while holding it)",
-					"TIMEOUT", ex);
+			throw guardTimeout(operation, key, "its guard", ex);
 		}
 		catch (UnsafeLockDirectoryException ex) {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "': " + ex.getMessage(),
@@ -412,6 +453,12 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 			throw new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": "
 					+ ex, ex);
 		}
+	}
+
+	private LockStoreException guardTimeout(String operation, String key, String guard, GuardTimeoutException ex) {
+		return new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": "
+				+ guard + " stayed taken for " + this.options.guardTimeout().toMillis()
+				+ "ms (another process is stopped or stuck while holding it)", "TIMEOUT", ex);
 	}
 
 	private LockDirectory directory() throws IOException {

@@ -23,13 +23,16 @@ import org.springframework.lang.Nullable;
  *   "bootId": "f5d0c3a6-c428-46de-b60f-11f94f17c408",
  *   "pidNamespace": "pid:[4026531836]",
  *   "processStartTicks": 81234567,
- *   "token": "3f0c...-..."
+ *   "token": "3f0c...-...",
+ *   "fencingToken": 17
  * }
  * </pre>
  *
  * Non-ASCII and control characters are written as JSON unicode escapes, so a file is
  * plain ASCII. Reading ignores unknown fields and refuses anything else that is not
- * exactly such an object: a half-written or foreign file is malformed, never misread.
+ * exactly such an object: a half-written or foreign file is malformed, never misread. A
+ * file without {@code fencingToken}, written before there were fencing tokens, reads as
+ * token 0.
  */
 final class LockFileFormat {
 
@@ -52,6 +55,7 @@ final class LockFileFormat {
 		field(json, "pidNamespace", holder.pidNamespace(), false);
 		field(json, "processStartTicks", holder.startTicks(), false);
 		field(json, "token", metadata.token(), false);
+		field(json, "fencingToken", metadata.fencingToken(), false);
 		return json.append("\n}\n").toString();
 	}
 
@@ -97,7 +101,9 @@ final class LockFileFormat {
 			ProcessIdentity holder = new ProcessIdentity(string(fields, "host", true), number(fields, "pid", true),
 					string(fields, "bootId", false), string(fields, "pidNamespace", false),
 					number(fields, "processStartTicks", false));
-			return new LockMetadata(string(fields, "job", true), string(fields, "token", true), holder,
+			Long fencingToken = number(fields, "fencingToken", false);
+			return new LockMetadata(string(fields, "job", true), string(fields, "token", true),
+					(fencingToken != null) ? fencingToken : 0, holder,
 					Instant.parse(string(fields, "startedAt", true)), Instant.parse(string(fields, "expiresAt", true)),
 					string(fields, "version", false));
 		}

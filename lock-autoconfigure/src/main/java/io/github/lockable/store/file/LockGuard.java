@@ -56,6 +56,8 @@ final class LockGuard {
 
 	private static final int STRIPES = 64;
 
+	private static final int COUNTER_SLOT = SLOTS;
+
 	private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private static final Object ABSENT = new Object();
@@ -68,6 +70,8 @@ final class LockGuard {
 	private final Path file;
 
 	private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+
+	private final ReentrantLock counterLock = new ReentrantLock();
 
 	private final Object openMonitor = new Object();
 
@@ -104,9 +108,28 @@ final class LockGuard {
 	 */
 	<T> T call(LockFileName name, long timeoutNanos, GuardedAction<T> action)
 			throws IOException, GuardTimeoutException {
-		long deadline = System.nanoTime() + timeoutNanos;
 		int slot = name.slot(SLOTS);
-		ReentrantLock stripe = this.stripes[slot % STRIPES];
+		return call(slot, this.stripes[slot % STRIPES], timeoutNanos, action);
+	}
+
+	/**
+	 * Runs an action on the store-wide fencing counter while no other thread or process
+	 * runs one. Its own byte of the guard file, past those of lock names, so it may be
+	 * taken inside {@link #call(LockFileName, long, GuardedAction)}; never the other way
+	 * round, which could deadlock.
+	 * @param timeoutNanos longest time to wait for the guard
+	 * @param action what to do
+	 * @return the action's result
+	 * @throws IOException if the guard file cannot be opened or locked, or the action fails
+	 * @throws GuardTimeoutException if the guard stayed taken for the whole timeout
+	 */
+	<T> T callOnCounter(long timeoutNanos, GuardedAction<T> action) throws IOException, GuardTimeoutException {
+		return call(COUNTER_SLOT, this.counterLock, timeoutNanos, action);
+	}
+
+	private <T> T call(int slot, ReentrantLock stripe, long timeoutNanos, GuardedAction<T> action)
+			throws IOException, GuardTimeoutException {
+		long deadline = System.nanoTime() + timeoutNanos;
 		Interrupts interrupts = new Interrupts();
 		try {
 			lockStripe(stripe, deadline, interrupts);

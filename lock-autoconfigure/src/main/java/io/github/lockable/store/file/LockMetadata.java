@@ -15,12 +15,14 @@ import org.springframework.lang.Nullable;
  * @param job the lock key
  * @param token the owner's token, compared on release and extend; a secret of the holder
  * that {@link #toString()} leaves out
+ * @param fencingToken the fencing token of this acquisition, or 0 in a lock file written
+ * before there were fencing tokens
  * @param holder the process that holds the lock
  * @param startedAt when the lock was acquired
  * @param expiresAt when the lock becomes stale unless extended
  * @param version the holder's application version, if known
  */
-record LockMetadata(String job, String token, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
+record LockMetadata(String job, String token, long fencingToken, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
 		@Nullable String version) {
 
 	LockMetadata {
@@ -50,12 +52,12 @@ record LockMetadata(String job, String token, ProcessIdentity holder, Instant st
 	}
 
 	LockMetadata withExpiresAt(Instant expiresAt) {
-		return new LockMetadata(this.job, this.token, this.holder, this.startedAt, expiresAt, this.version);
+		return new LockMetadata(this.job, this.token, this.fencingToken, this.holder, this.startedAt, expiresAt, this.version);
 	}
 
 	@Override
 	public String toString() {
-		return "LockMetadata[job=" + this.job + ", holder=" + this.holder + ", startedAt=" + this.startedAt
+		return "LockMetadata[job=" + this.job + ", fencingToken=" + this.fencingToken + ", holder=" + this.holder + ", startedAt=" + this.startedAt
 				+ ", expiresAt=" + this.expiresAt + ", version=" + this.version + "]";
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.github.lockable.store.AcquireResult;
@@ -17,6 +18,10 @@ import io.github.lockable.store.ReleaseResult;
 /**
  * A {@link LockStore} inside one JVM, for tests and single-instance applications. TTLs run
  * on the monotonic clock, so a wall-clock jump neither frees nor pins a lock.
+ * <p>
+ * Fencing tokens come from one counter for the whole store: strictly increasing across
+ * all keys, hence for each key, in a single number however many keys are used. They
+ * start again at 1 with a new store, as the locks do.
  */
 public final class MemoryLockStore implements LockStore {
 
@@ -26,6 +31,8 @@ public final class MemoryLockStore implements LockStore {
 	private final ConcurrentHashMap<String, Entry> locks = new ConcurrentHashMap<>();
 
 	private final AtomicInteger acquisitionsSinceSweep = new AtomicInteger();
+
+	private final AtomicLong fencingTokens = new AtomicLong();
 
 	private final LongSupplier nanoClock;
 
@@ -48,12 +55,16 @@ public final class MemoryLockStore implements LockStore {
 	@Override
 	public AcquireResult acquire(LockRequest request) {
 		long now = this.nanoClock.getAsLong();
-		Entry candidate = new Entry(LockTokens.next(), now, now + request.ttl().toNanos());
+		String token = LockTokens.next();
+		// The fencing token is drawn inside compute, under the key's lock: drawn after it, an
+		// acquirer stalled past its TTL could draw a larger token than the next owner's.
 		Entry winner = this.locks.compute(request.key(),
-				(key, current) -> (current == null || current.isExpired(now)) ? candidate : current);
+				(key, current) -> (current == null || current.isExpired(now))
+						? new Entry(token, this.fencingTokens.incrementAndGet(), now, now + request.ttl().toNanos())
+						: current);
 		sweepNow(now);
-		if (winner == candidate) {
-			LockLease lease = new LockLease(request.key(), candidate.token, Instant.now(), request.ttl());
+		if (winner.token.equals(token)) {
+			LockLease lease = new LockLease(request.key(), token, winner.fencingToken, Instant.now(), request.ttl());
 			return new AcquireResult.Acquired(new LockHandle(this, lease));
 		}
 		return new AcquireResult.Held(Duration.ofNanos(winner.expiresAt - now), Duration.ofNanos(now - winner.acquiredAt));
@@ -84,7 +95,7 @@ public final class MemoryLockStore implements LockStore {
 				return current;
 			}
 			extended[0] = true;
-			return new Entry(current.token, current.acquiredAt, now + ttl.toNanos());
+			return new Entry(current.token, current.fencingToken, current.acquiredAt, now + ttl.toNanos());
 		});
 		return extended[0];
 	}
@@ -107,7 +118,7 @@ public final class MemoryLockStore implements LockStore {
 		this.locks.values().removeIf((entry) -> entry.isExpired(now));
 	}
 
-	private record Entry(String token, long acquiredAt, long expiresAt) {
+	private record Entry(String token, long fencingToken, long acquiredAt, long expiresAt) {
 
 		boolean isExpired(long now) {
 			return now - this.expiresAt >= 0;

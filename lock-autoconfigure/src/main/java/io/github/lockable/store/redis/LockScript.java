@@ -12,21 +12,23 @@ import java.util.HexFormat;
 final class LockScript {
 
 	/**
-	 * Takes the lock if it is free. KEYS[1] the lock key, ARGV[1] the owner token, ARGV[2]
-	 * the TTL in milliseconds. Returns {@link #ACQUIRED} when the lock was taken for
-	 * ARGV[1]; otherwise the holder's remaining TTL in milliseconds as PTTL reports it (-1
-	 * when the key has no expiry), so that a refused caller learns when to retry without a
-	 * second round trip.
+	 * Takes the lock if it is free and issues its fencing token. KEYS[1] the lock key,
+	 * KEYS[2] the fencing counter of KEYS[1]'s slot ({@link FencingCounters}), ARGV[1] the
+	 * owner token, ARGV[2] the TTL in milliseconds.
+	 * <p>
+	 * One integer answers both cases, cheaper to read than an array: when the lock was
+	 * taken for ARGV[1], the counter after INCR, which is the fencing token and at least 1;
+	 * otherwise {@code -(PTTL + 2)} of the holder, at most 0 (-1 when the key has no
+	 * expiry), so that a refused caller learns when to retry without a second round trip.
+	 * PTTL cannot answer -2 (no key) here, as SET NX just found the key; should it, the
+	 * answer 0 still reads as held, never as acquired.
 	 */
 	static final LockScript ACQUIRE = new LockScript("""
 			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			  return -3
+			  return redis.call('INCR', KEYS[2])
 			end
-			return redis.call('PTTL', KEYS[1])
+			return -2 - redis.call('PTTL', KEYS[1])
 			""");
-
-	/** The answer of {@link #ACQUIRE} when the lock was taken; PTTL never returns it. */
-	static final long ACQUIRED = -3;
 
 	/**
 	 * Compare-and-delete. KEYS[1] the lock key, ARGV[1] the owner token. Deletes the key only

@@ -45,9 +45,23 @@ import org.springframework.lang.Nullable;
  * included: a server that does not answer in time becomes a store failure, never a hung
  * thread.
  * <p>
- * Every script touches only {@code KEYS[1]}, so it runs on a Redis Cluster. Companion keys
- * of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag equal
- * to the whole lock key puts them in the lock key's slot.
+ * Every script touches only keys of one slot, so it runs on a Redis Cluster: release and
+ * extend only the lock key, acquire the lock key and its fencing counter. Other companion
+ * keys of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag
+ * equal to the whole lock key puts them in the lock key's slot.
+ * <p>
+ * <b>Fencing tokens.</b> The acquire script increments a counter in the same round trip and
+ * returns it as the lease's {@link LockLease#fencingToken() fencing token}. There is one
+ * counter per Redis Cluster slot, named {@code lockable:fence:{<tag>}}, where {@code <tag>}
+ * is a string of one to three characters chosen so that the counter is in that slot; every
+ * lock key of the slot shares it. So at most 16,384 counters ever exist, however many
+ * lock keys are used, and a standalone server uses the same names, which stay valid after
+ * a move to a cluster. The counters are plain integer keys without expiry, never deleted
+ * by the store, and outside the {@code lockable.key-prefix}. A token is strictly greater
+ * than every token issued before for the same key only while its counter lives: deleting
+ * a counter (DEL, FLUSHDB, an eviction policy that evicts keys without expiry such as
+ * {@code allkeys-lru}, or a restart of a server that does not persist its data) lets the
+ * tokens of that slot start again at 1.
  */
 public final class RedisLockStore implements LockStore, SmartLifecycle, AutoCloseable {
 
@@ -88,7 +102,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		byte[] tokenBytes = encode(token);
 		Long answer;
 		try {
-			answer = execute(LockScript.ACQUIRE, key, tokenBytes, encode(request.ttl().toMillis()));
+			answer = execute(LockScript.ACQUIRE, acquireKeys(key), tokenBytes, encode(request.ttl().toMillis()));
 		}
 		catch (LockStoreException ex) {
 			if (ex instanceof RedisTimeoutException timedOut && timedOut.commandSent()) {
@@ -104,7 +118,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
-		return this.<Long>executeAsync(LockScript.ACQUIRE, key, tokenBytes, encode(request.ttl().toMillis()))
+		return this.<Long>executeAsync(LockScript.ACQUIRE, acquireKeys(key), tokenBytes,
+				encode(request.ttl().toMillis()))
 			.handle((answer, ex) -> {
 				if (ex == null) {
 					return acquireResult(request, token, answer);
@@ -117,12 +132,21 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			});
 	}
 
-	private AcquireResult acquireResult(LockRequest request, String token, Long answer) {
-		if (answer == LockScript.ACQUIRED) {
-			LockLease lease = new LockLease(request.key(), token, Instant.now(), request.ttl());
+	private static byte[][] acquireKeys(byte[] key) {
+		return new byte[][] { key, FencingCounters.counterKey(key) };
+	}
+
+	/**
+	 * Reads the answer of {@link LockScript#ACQUIRE}: a fencing token (at least 1), or
+	 * {@code -(PTTL + 2)} of the holder.
+	 */
+	private AcquireResult acquireResult(LockRequest request, String token, long answer) {
+		if (answer > 0) {
+			LockLease lease = new LockLease(request.key(), token, answer, Instant.now(), request.ttl());
 			return new AcquireResult.Acquired(new LockHandle(this, lease));
 		}
-		return new AcquireResult.Held((answer >= 0) ? Duration.ofMillis(answer) : null, null);
+		long pttl = -2 - answer;
+		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);
 	}
 
 	/**
@@ -156,20 +180,34 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	@Override
 	public boolean extend(LockLease lease, Duration ttl) {
-		if (ttl.toMillis() < 1) {
-			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
-		}
-		Long extended = execute(LockScript.EXTEND, encode(lease.key()), encode(lease.token()), encode(ttl.toMillis()));
+		Long extended = execute(LockScript.EXTEND, encode(lease.key()), encode(lease.token()), encodeExtension(ttl));
 		return extended == 1L;
 	}
 
+	@Override
+	public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
+		return this.<Long>executeAsync(LockScript.EXTEND, encode(lease.key()), encode(lease.token()),
+				encodeExtension(ttl))
+			.thenApply((extended) -> extended == 1L);
+	}
+
+	private static byte[] encodeExtension(Duration ttl) {
+		if (ttl.toMillis() < 1) {
+			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
+		}
+		return encode(ttl.toMillis());
+	}
+
 	private <T> T execute(LockScript script, byte[] key, byte[]... args) {
+		return execute(script, new byte[][] { key }, args);
+	}
+
+	private <T> T execute(LockScript script, byte[][] keys, byte[]... args) {
 		long deadline = System.nanoTime() + this.timeoutNanos;
 		NativeConnection connection = this.connections.current();
 		if (connection == null) {
 			connection = awaitConnection(deadline);
 		}
-		byte[][] keys = { key };
 		try {
 			try {
 				return await(connection,
@@ -221,7 +259,10 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[] key, byte[]... args) {
-		byte[][] keys = { key };
+		return executeAsync(script, new byte[][] { key }, args);
+	}
+
+	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[][] keys, byte[]... args) {
 		NativeConnection connection = this.connections.current();
 		if (connection == null) {
 			return executeWhenOpen(script, keys, args);

@@ -168,7 +168,7 @@ class FileLockStoreFailureTests {
 		AcquireResult result = store.acquire(new LockRequest("job", TTL));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo(code);
-		LockLease lease = new LockLease("job", UUID.randomUUID().toString(), Instant.now(), TTL);
+		LockLease lease = new LockLease("job", UUID.randomUUID().toString(), 1, Instant.now(), TTL);
 		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.release(lease))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(code));
 		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.extend(lease, TTL))

@@ -48,7 +48,9 @@ class FileLockStoreFileNameTests {
 		LockHandle handle = ((AcquireResult.Acquired) store.acquire(new LockRequest(key, Duration.ofSeconds(30))))
 			.handle();
 		try (Stream<Path> files = Files.list(directory)) {
-			List<Path> lockFiles = files.filter((file) -> !file.getFileName().toString().equals(LockGuard.FILE_NAME))
+			List<Path> lockFiles = files
+				.filter((file) -> !Set.of(LockGuard.FILE_NAME, FencingCounter.FILE_NAME)
+					.contains(file.getFileName().toString()))
 				.toList();
 			assertThat(lockFiles).hasSize(1);
 			Path lockFile = lockFiles.get(0);

@@ -37,7 +37,7 @@ class FileLockStoreLockFileTests {
 	@Test
 	void formatRoundTripsEveryField() throws MalformedLockFileException {
 		ProcessIdentity holder = new ProcessIdentity("host-\"1\"\\", 77, "boot", "pid:[4026531836]", 123456L);
-		LockMetadata metadata = new LockMetadata("job \"quoted\" \\ tab\t nl\n é 잠금 \u0001", "token-1", holder,
+		LockMetadata metadata = new LockMetadata("job \"quoted\" \\ tab\t nl\n é 잠금 \u0001", "token-1", 42, holder,
 				Instant.parse("2026-07-27T23:00:00.120Z"), Instant.parse("2026-07-27T23:30:00.120Z"), "1.0 \"beta\"");
 		String content = LockFileFormat.write(metadata);
 		assertThat(content).matches("[\\x20-\\x7e\\n]*");
@@ -46,9 +46,18 @@ class FileLockStoreLockFileTests {
 
 	@Test
 	void unknownIdentityAndVersionAreNull() throws MalformedLockFileException {
-		LockMetadata metadata = new LockMetadata("job", "token", new ProcessIdentity("h", 1, null, null, null),
+		LockMetadata metadata = new LockMetadata("job", "token", 1, new ProcessIdentity("h", 1, null, null, null),
 				Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null);
 		assertThat(LockFileFormat.read(LockFileFormat.write(metadata))).isEqualTo(metadata);
+	}
+
+	@Test
+	void lockFileWithoutFencingTokenReadsAsTokenZero() throws MalformedLockFileException {
+		String content = LockFileFormat.write(LockFileFixtures.expired("job"));
+		String old = content.replaceFirst(",\\s*\"fencingToken\": \\d+", "");
+		assertThat(old).doesNotContain("fencingToken");
+		assertThat(LockFileFormat.read(old).fencingToken()).isZero();
+		assertThat(LockFileFormat.read(content).fencingToken()).isEqualTo(1);
 	}
 
 	@Test
@@ -90,7 +99,7 @@ class FileLockStoreLockFileTests {
 		assertThat(first).isInstanceOf(AcquireResult.Held.class);
 		assertThat(((AcquireResult.Held) first).remainingTtl()).isBetween(TTL.minusSeconds(10), TTL);
 		assertThat(((AcquireResult.Held) first).age()).isBetween(Duration.ZERO, Duration.ofSeconds(10));
-		LockLease guess = new LockLease("unreadable", UUID.randomUUID().toString(), Instant.now(), TTL);
+		LockLease guess = new LockLease("unreadable", UUID.randomUUID().toString(), 1, Instant.now(), TTL);
 		assertThat(store.release(guess)).isEqualTo(ReleaseResult.NOT_OWNER);
 		assertThat(store.extend(guess, TTL)).isFalse();
 		assertThat(LockFileFixtures.content(this.directory, "unreadable")).isEqualTo(content);

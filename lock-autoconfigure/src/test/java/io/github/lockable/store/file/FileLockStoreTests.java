@@ -79,8 +79,9 @@ class FileLockStoreTests extends LockStoreContractTests {
 		List<String> fields = new ArrayList<>();
 		lock.fieldNames().forEachRemaining(fields::add);
 		assertThat(fields).containsExactly("format", "job", "pid", "host", "startedAt", "expiresAt", "version",
-				"bootId", "pidNamespace", "processStartTicks", "token");
+				"bootId", "pidNamespace", "processStartTicks", "token", "fencingToken");
 		assertThat(lock.get("format").asInt()).isEqualTo(1);
+		assertThat(lock.get("fencingToken").asLong()).isEqualTo(handle.lease().fencingToken());
 		assertThat(lock.get("job").asText()).isEqualTo(key("report"));
 		assertThat(lock.get("pid").asLong()).isEqualTo(ProcessHandle.current().pid());
 		assertThat(lock.get("host").asText()).isEqualTo(ProcessIdentity.current().host()).isNotBlank();
@@ -163,7 +164,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void releaseLeavesOnlyTheGuardFile() throws IOException {
+	void releaseLeavesOnlyTheGuardAndFencingCounterFiles() throws IOException {
 		for (int i = 0; i < 20; i++) {
 			LockHandle handle = acquired(key("clean-" + i), LONG_TTL).handle();
 			handle.extend(LONG_TTL);
@@ -171,8 +172,40 @@ class FileLockStoreTests extends LockStoreContractTests {
 			handle.release();
 		}
 		try (Stream<Path> files = Files.list(this.directory)) {
-			assertThat(files).map((file) -> file.getFileName().toString()).containsExactly(LockGuard.FILE_NAME);
+			assertThat(files).map((file) -> file.getFileName().toString())
+				.containsExactlyInAnyOrder(LockGuard.FILE_NAME, FencingCounter.FILE_NAME);
 		}
+	}
+
+	@Test
+	void fencingCounterIsOneOwnerOnlyFileThatAnotherStoreOnTheDirectoryContinues() throws IOException {
+		long first = acquired(key("fence-a"), LONG_TTL).handle().lease().fencingToken();
+		long second = acquired(key("fence-b"), LONG_TTL).handle().lease().fencingToken();
+		assertThat(second).isGreaterThan(first);
+		Path counter = this.directory.resolve(FencingCounter.FILE_NAME);
+		assertThat(Files.readString(counter).strip()).isEqualTo(Long.toString(second));
+		if (FilePermissions.isPosix(counter)) {
+			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(counter))).isEqualTo("rw-------");
+		}
+		FileLockStore other = new FileLockStore(this.directory);
+		try {
+			LockHandle third = ((AcquireResult.Acquired) other.acquire(new LockRequest(key("fence-c"), LONG_TTL)))
+				.handle();
+			assertThat(third.lease().fencingToken()).isGreaterThan(second);
+		}
+		finally {
+			other.close();
+		}
+	}
+
+	@Test
+	void damagedFencingCounterFailsTheAcquireRatherThanStartAgain() throws IOException {
+		acquired(key("fence-first"), LONG_TTL).handle().release();
+		Files.writeString(this.directory.resolve(FencingCounter.FILE_NAME), "not a number");
+		AcquireResult result = this.store.acquire(new LockRequest(key("fence-damaged"), LONG_TTL));
+		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
+		assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("is not a number");
+		assertThat(LockFileFixtures.lockFile(this.directory, key("fence-damaged"))).doesNotExist();
 	}
 
 	@Test
@@ -260,7 +293,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 	@Test
 	void releaseOfALeaseForAnotherKeyFileDeletesNothing() {
 		LockHandle handle = acquired(key("mine"), LONG_TTL).handle();
-		LockLease other = new LockLease(key("other"), handle.lease().token(), Instant.now(), LONG_TTL);
+		LockLease other = new LockLease(key("other"), handle.lease().token(), 1, Instant.now(), LONG_TTL);
 		assertThat(this.store.release(other)).isEqualTo(ReleaseResult.NOT_OWNER);
 		held(key("mine"), LONG_TTL);
 		handle.release();

@@ -28,7 +28,7 @@ final class LockFileFixtures {
 	}
 
 	static LockMetadata metadata(String key, ProcessIdentity holder, Instant startedAt, Duration ttl) {
-		return new LockMetadata(key, UUID.randomUUID().toString(), holder, startedAt, startedAt.plus(ttl), "0.9.0");
+		return new LockMetadata(key, UUID.randomUUID().toString(), 1, holder, startedAt, startedAt.plus(ttl), "0.9.0");
 	}
 
 	/** A lock that expired a minute ago, of a holder that is not known to be dead. */

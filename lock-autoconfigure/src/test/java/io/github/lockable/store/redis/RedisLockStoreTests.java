@@ -1,7 +1,13 @@
 package io.github.lockable.store.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import io.lettuce.core.cluster.SlotHash;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +38,8 @@ import static org.awaitility.Awaitility.await;
 class RedisLockStoreTests extends LockStoreContractTests {
 
 	/** Generous for the contract suite: 16 threads on a small, shared machine. */
+	private static final String COUNTER_KEY = "lockable:fence:\\{[0-9A-Za-z]{1,3}\\}";
+
 	private static final Duration CONTRACT_TIMEOUT = Duration.ofSeconds(5);
 
 	/** For the fault tests, which wait for it to run out. */
@@ -184,11 +192,78 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void scriptsTouchOnlyTheirOneKey() {
+	void scriptsTouchOnlyTheirOneKeyButAcquireAlsoItsFencingCounter() {
 		for (LockScript script : List.of(LockScript.ACQUIRE, LockScript.RELEASE, LockScript.EXTEND)) {
 			String source = new String(script.source(), java.nio.charset.StandardCharsets.UTF_8);
-			assertThat(source).contains("KEYS[1]").doesNotContain("KEYS[2]");
+			assertThat(source).contains("KEYS[1]").doesNotContain("KEYS[3]");
+			if (script != LockScript.ACQUIRE) {
+				assertThat(source).doesNotContain("KEYS[2]");
+			}
 		}
+	}
+
+	@Test
+	void fencingCounterIsInTheLockKeysSlot() {
+		Random random = new Random(8);
+		for (int i = 0; i < 300; i++) {
+			String part = Long.toString(random.nextLong() & Long.MAX_VALUE, 36);
+			String lockKey = switch (i % 3) {
+				case 0 -> "lock:" + part;
+				case 1 -> "lock:{" + part + "}:orders";
+				default -> "{" + part.substring(0, 1 + i % part.length()) + "}" + part;
+			};
+			byte[] counter = FencingCounters.counterKey(lockKey.getBytes(StandardCharsets.UTF_8));
+			assertThat(new String(counter, StandardCharsets.US_ASCII)).matches(COUNTER_KEY);
+			assertThat(SlotHash.getSlot(counter)).as(lockKey).isEqualTo(SlotHash.getSlot(lockKey));
+		}
+	}
+
+	@Test
+	void fencingCountersStayOnePerSlotHoweverManyLockKeys() {
+		Set<Integer> slots = new HashSet<>();
+		Set<String> counters = new HashSet<>();
+		for (int i = 0; i < 5000; i++) {
+			String lockKey = key("user-" + i);
+			acquired(lockKey, LONG_TTL).handle().release();
+			slots.add(SlotHash.getSlot(lockKey));
+			counters.add(new String(FencingCounters.counterKey(lockKey.getBytes(StandardCharsets.UTF_8)),
+					StandardCharsets.US_ASCII));
+		}
+		assertThat(counters).hasSameSizeAs(slots);
+		assertThat(redis.commands().exists(counters.toArray(String[]::new))).isEqualTo(counters.size());
+		List<String> all = redis.commands().keys("lockable:fence:*");
+		assertThat(all).hasSizeLessThanOrEqualTo(SlotHash.SLOT_COUNT).allMatch((key) -> key.matches(COUNTER_KEY));
+	}
+
+	@Test
+	void fencingTokensKeepIncreasingAfterScriptFlush() {
+		long first = acquired(key("fence-noscript"), LONG_TTL).handle().lease().fencingToken();
+		redis.commands().del(key("fence-noscript"));
+		redis.commands().scriptFlush();
+		LockHandle second = acquired(key("fence-noscript"), LONG_TTL).handle();
+		assertThat(second.lease().fencingToken()).isGreaterThan(first);
+		second.release();
+		redis.commands().scriptFlush();
+		AcquireResult third = store.acquireAsync(new LockRequest(key("fence-noscript"), LONG_TTL))
+			.toCompletableFuture()
+			.join();
+		assertThat(third).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(((AcquireResult.Acquired) third).handle().lease().fencingToken())
+			.isGreaterThan(second.lease().fencingToken());
+		((AcquireResult.Acquired) third).handle().release();
+	}
+
+	@Test
+	void fencingCounterWithoutExpiryOutlivesADeletedLock() {
+		LockHandle deleted = acquired(key("fence-del"), LONG_TTL).handle();
+		String counter = new String(FencingCounters.counterKey(key("fence-del").getBytes(StandardCharsets.UTF_8)),
+				StandardCharsets.US_ASCII);
+		redis.commands().del(key("fence-del"));
+		assertThat(redis.commands().pttl(counter)).isEqualTo(-1L);
+		LockHandle next = acquired(key("fence-del"), LONG_TTL).handle();
+		assertThat(next.lease().fencingToken()).isGreaterThan(deleted.lease().fencingToken());
+		assertThat(redis.commands().get(counter)).isEqualTo(Long.toString(next.lease().fencingToken()));
+		next.release();
 	}
 
 	private static int unusedPort() {
