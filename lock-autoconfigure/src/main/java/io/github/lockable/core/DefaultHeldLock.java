@@ -56,7 +56,7 @@ public final class DefaultHeldLock implements HeldLock {
 			throw new IllegalStateException("This lock holds " + this.keys.size()
 					+ " keys; ask for the fencing token of one of them with fencingToken(key)");
 		}
-		return fencingTokenOf(this.handles.get(0));
+		return this.handles.get(0).lease().fencingToken();
 	}
 
 	@Override
@@ -65,11 +65,7 @@ public final class DefaultHeldLock implements HeldLock {
 		if (index < 0) {
 			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + this.keys);
 		}
-		return fencingTokenOf(this.handles.get(index));
-	}
-
-	private static long fencingTokenOf(LockHandle handle) {
-		throw new UnsupportedOperationException("FENCE-MERGE");
+		return this.handles.get(index).lease().fencingToken();
 	}
 
 	@Override
