@@ -3,7 +3,6 @@ package io.github.lockable.store;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Where locks live. A store grants a key to one owner at a time, for a TTL, and deletes it
@@ -62,21 +61,6 @@ public interface LockStore {
 	}
 
 	/**
-	 * Completes when the lock on the key may have become free (its holder released it) or
-	 * at the latest after {@code maxWait}, whichever comes first; never completes
-	 * exceptionally. It may complete early: the caller then tries to acquire again. Stores
-	 * that can tell their waiters of a release override it; this default completes after
-	 * {@code maxWait}.
-	 * @param key the full lock key
-	 * @param maxWait the longest the stage stays incomplete
-	 * @return a stage that completes when it is worth trying again
-	 */
-	default CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
-		return CompletableFuture.runAsync(() -> {
-		}, CompletableFuture.delayedExecutor(maxWait.toNanos(), TimeUnit.NANOSECONDS));
-	}
-
-	/**
 	 * Sets the lock's remaining TTL to {@code ttl} if the lease's token still owns it.
 	 * @param lease what {@link #acquire(LockRequest)} granted
 	 * @param ttl the new remaining TTL, at least one millisecond
@@ -100,6 +84,31 @@ public interface LockStore {
 		catch (LockStoreException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/**
+	 * Completes when the lock on the key may have become free — its holder released it — or
+	 * at the latest after {@code maxWait}, whichever comes first; never completes
+	 * exceptionally. The caller then tries to acquire again.
+	 * <p>
+	 * The stage may complete early, without a release (a lost connection, a store that
+	 * polls), and the lock may be taken again by another caller before this one retries:
+	 * callers must retry the acquire and, if it is held, wait again. A lock that expires is
+	 * not announced; pass the holder's remaining TTL ({@link AcquireResult.Held}) as
+	 * {@code maxWait} so that the wait ends when it runs out. A release that happens between
+	 * the caller's failed acquire and this call is not lost: the stage then completes at
+	 * once.
+	 * <p>
+	 * No thread waits: the stage completes on a thread of the store or on a shared timer
+	 * thread, so dependent actions must not block; cancelling the returned future ends the
+	 * wait. The default completes after {@code maxWait} only, for stores that cannot tell
+	 * when a lock is released.
+	 * @param key the full lock key, as in {@link LockRequest#key()}
+	 * @param maxWait the longest wait; zero or negative completes at once
+	 * @return a stage that completes with {@code null}
+	 */
+	default CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		return ReleaseWaiters.timer(maxWait);
 	}
 
 }

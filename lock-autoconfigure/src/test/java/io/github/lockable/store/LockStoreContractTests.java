@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -362,47 +363,191 @@ public abstract class LockStoreContractTests {
 		AtomicIntegerArray maxInside = new AtomicIntegerArray(keys.length);
 		AtomicIntegerArray acquisitions = new AtomicIntegerArray(keys.length);
 		AtomicInteger notOwnerReleases = new AtomicInteger();
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<?>> workers = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				int seed = t;
-				workers.add(pool.submit(() -> {
-					start.await();
-					for (int i = 0; i < attempts; i++) {
-						int k = (seed + i) % keys.length;
-						AcquireResult result = store().acquire(new LockRequest(keys[k], LONG_TTL));
-						if (result instanceof AcquireResult.Acquired acquired) {
-							int now = inside.incrementAndGet(k);
-							maxInside.accumulateAndGet(k, now, Math::max);
-							acquisitions.incrementAndGet(k);
-							Thread.yield();
-							inside.decrementAndGet(k);
-							if (acquired.handle().release() != ReleaseResult.RELEASED) {
-								notOwnerReleases.incrementAndGet();
-							}
-						}
-						else {
-							assertThat(result).isInstanceOf(AcquireResult.Held.class);
-						}
+		inParallel(threads, Duration.ofMinutes(5), (seed) -> {
+			for (int i = 0; i < attempts; i++) {
+				int k = (seed + i) % keys.length;
+				AcquireResult result = store().acquire(new LockRequest(keys[k], LONG_TTL));
+				if (result instanceof AcquireResult.Acquired acquired) {
+					int now = inside.incrementAndGet(k);
+					maxInside.accumulateAndGet(k, now, Math::max);
+					acquisitions.incrementAndGet(k);
+					Thread.yield();
+					inside.decrementAndGet(k);
+					if (acquired.handle().release() != ReleaseResult.RELEASED) {
+						notOwnerReleases.incrementAndGet();
 					}
-					return null;
-				}));
+				}
+				else {
+					assertThat(result).isInstanceOf(AcquireResult.Held.class);
+				}
 			}
-			start.countDown();
-			for (Future<?> worker : workers) {
-				worker.get(5, TimeUnit.MINUTES);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
+		});
 		for (int k = 0; k < keys.length; k++) {
 			assertThat(maxInside.get(k)).as("callers inside key %d at once", k).isEqualTo(1);
 			assertThat(acquisitions.get(k)).as("acquisitions of key %d", k).isPositive();
 		}
 		assertThat(notOwnerReleases.get()).isZero();
+	}
+
+	/**
+	 * Whether {@link LockStore#awaitRelease} completes only on a release of its key (or at
+	 * its maximum wait). A store that polls says no, and skips the assertions that a waiter
+	 * stays asleep.
+	 * @return whether waiters wake only on a release
+	 */
+	protected boolean wakesOnlyOnRelease() {
+		return true;
+	}
+
+	private CompletableFuture<Void> awaitRelease(String key, Duration maxWait) {
+		return store().awaitRelease(key, maxWait).toCompletableFuture();
+	}
+
+	@Test
+	void awaitReleaseCompletesSoonAfterTheHolderReleases() throws Exception {
+		LockHandle holder = acquired(key("wake"), LONG_TTL).handle();
+		CompletableFuture<Void> waiter = awaitRelease(key("wake"), LONG_TTL);
+		holder.release();
+		// Far below the maximum wait: only the release can have woken it.
+		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
+		acquired(key("wake"), LONG_TTL).handle().release();
+	}
+
+	@Test
+	void awaitReleaseOfAFreeLockCompletesSoon() throws Exception {
+		// As if the release came between the waiter's failed acquire and its wait.
+		acquired(key("gone"), LONG_TTL).handle().release();
+		assertThat(awaitRelease(key("gone"), LONG_TTL).get(5, TimeUnit.SECONDS)).isNull();
+	}
+
+	@Test
+	void awaitReleaseCompletesAtItsMaximumWaitWhenNobodyReleases() throws Exception {
+		LockHandle holder = acquired(key("nobody"), LONG_TTL).handle();
+		long start = System.nanoTime();
+		CompletableFuture<Void> waiter = awaitRelease(key("nobody"), Duration.ofMillis(300));
+		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
+		if (wakesOnlyOnRelease()) {
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(250));
+		}
+		held(key("nobody"), LONG_TTL);
+		holder.release();
+	}
+
+	@Test
+	void awaitReleaseWithoutTimeToWaitCompletesAtOnce() {
+		LockHandle holder = acquired(key("no-wait"), LONG_TTL).handle();
+		assertThat(awaitRelease(key("no-wait"), Duration.ZERO)).isCompletedWithValue(null);
+		assertThat(awaitRelease(key("no-wait"), Duration.ofMillis(-1))).isCompletedWithValue(null);
+		holder.release();
+	}
+
+	@Test
+	void everyWaiterOfAKeyWakesOnOneRelease() throws Exception {
+		LockHandle holder = acquired(key("many"), LONG_TTL).handle();
+		List<CompletableFuture<Void>> waiters = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			waiters.add(awaitRelease(key("many"), LONG_TTL));
+		}
+		holder.release();
+		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+		assertThat(waiters).allMatch((waiter) -> waiter.isDone() && !waiter.isCompletedExceptionally());
+	}
+
+	@Test
+	void waiterOfOneKeySleepsThroughTheReleaseOfAnother() throws Exception {
+		LockHandle a = acquired(key("sleeper-a"), LONG_TTL).handle();
+		LockHandle b = acquired(key("sleeper-b"), LONG_TTL).handle();
+		CompletableFuture<Void> waiterOfA = awaitRelease(key("sleeper-a"), LONG_TTL);
+		b.release();
+		if (wakesOnlyOnRelease()) {
+			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !waiterOfA.isDone());
+		}
+		a.release();
+		assertThat(waiterOfA.get(5, TimeUnit.SECONDS)).isNull();
+	}
+
+	@Test
+	void cancelledWaiterLeavesAndOthersStillWake() throws Exception {
+		LockHandle holder = acquired(key("cancel"), LONG_TTL).handle();
+		CompletableFuture<Void> cancelled = awaitRelease(key("cancel"), LONG_TTL);
+		CompletableFuture<Void> waiter = awaitRelease(key("cancel"), LONG_TTL);
+		cancelled.cancel(false);
+		holder.release();
+		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
+	}
+
+	/**
+	 * 4 threads, 50 rounds each, on one key, each round "acquire; if held, wait for the
+	 * release at most the holder's remaining TTL; try again": one holder at a time, and
+	 * every round ends long before any TTL could have run out.
+	 */
+	@Test
+	void waitingCallersTakeTurnsOneAtATime() throws Exception {
+		int threads = 4;
+		int rounds = 50;
+		String key = key("turns");
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger maxInside = new AtomicInteger();
+		AtomicInteger acquisitions = new AtomicInteger();
+		// Well below the 30 s TTL each wait may last: the releases woke the waiters.
+		inParallel(threads, Duration.ofSeconds(20), (thread) -> {
+			for (int round = 0; round < rounds; round++) {
+				while (true) {
+					AcquireResult result = store().acquire(new LockRequest(key, LONG_TTL));
+					if (result instanceof AcquireResult.Acquired acquired) {
+						maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+						acquisitions.incrementAndGet();
+						Thread.yield();
+						inside.decrementAndGet();
+						assertThat(acquired.handle().release()).isEqualTo(ReleaseResult.RELEASED);
+						break;
+					}
+					assertThat(result).isInstanceOf(AcquireResult.Held.class);
+					Duration remaining = ((AcquireResult.Held) result).remainingTtl();
+					store().awaitRelease(key, remaining).toCompletableFuture().get(LONG_TTL.toSeconds(),
+							TimeUnit.SECONDS);
+				}
+			}
+		});
+		assertThat(maxInside.get()).isEqualTo(1);
+		assertThat(acquisitions.get()).isEqualTo(threads * rounds);
+	}
+
+	/**
+	 * Runs a worker on each of several threads, started together, and waits for them all.
+	 * @param threads how many threads
+	 * @param timeout how long all of them may take
+	 * @param worker what each thread runs, given its number
+	 */
+	private static void inParallel(int threads, Duration timeout, Worker worker) throws Exception {
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> workers = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int number = t;
+				workers.add(pool.submit(() -> {
+					start.await();
+					worker.run(number);
+					return null;
+				}));
+			}
+			start.countDown();
+			long deadline = System.nanoTime() + timeout.toNanos();
+			for (Future<?> running : workers) {
+				running.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@FunctionalInterface
+	private interface Worker {
+
+		void run(int number) throws Exception;
+
 	}
 
 }

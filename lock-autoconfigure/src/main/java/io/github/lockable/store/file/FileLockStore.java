@@ -28,6 +28,7 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.ReleaseWaiters;
 import io.github.lockable.store.file.LockFileState.Present;
 import io.github.lockable.store.file.LockFileState.Unreadable;
 import io.github.lockable.store.file.LockGuard.GuardTimeoutException;
@@ -101,6 +102,12 @@ import org.springframework.lang.Nullable;
  * with a bounded queue, never on the caller's thread; when all are busy they answer
  * {@code BUSY} at once. {@link #close()} stops those threads (Spring calls it when the
  * context closes).
+ * <p>
+ * <b>Waiting.</b> Another process's release cannot be seen without reading the file, so
+ * {@link #awaitRelease(String, Duration)} polls: it completes after a backoff of 5ms,
+ * doubled for every further wait on the key up to 200ms (see {@link PollBackoff}), or at
+ * once when this JVM releases the key, or at the maximum wait if that comes first. No
+ * thread sleeps meanwhile.
  */
 public final class FileLockStore implements LockStore, AutoCloseable {
 
@@ -122,6 +129,10 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	private final ThreadPoolExecutor executor;
 
 	private final Object prepareMonitor = new Object();
+
+	private final ReleaseWaiters waiters = new ReleaseWaiters();
+
+	private final PollBackoff backoff = new PollBackoff();
 
 	@Nullable
 	private volatile LockDirectory prepared;
@@ -271,6 +282,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.waiters.releasedAll();
 		this.executor.shutdown();
 		try {
 			if (!this.executor.awaitTermination(this.guardTimeoutNanos, TimeUnit.NANOSECONDS)) {
@@ -368,6 +380,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	}
 
 	private AcquireResult acquired(LockMetadata mine, LockRequest request) {
+		this.backoff.reset(request.key());
 		LockLease lease = new LockLease(request.key(), mine.token(), mine.fencingToken(), mine.startedAt(),
 				request.ttl());
 		return new AcquireResult.Acquired(new LockHandle(this, lease));
@@ -376,15 +389,34 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	@Override
 	public ReleaseResult release(LockLease lease) {
 		LockFileName name = LockFileName.of(lease.key());
-		return run("release", lease.key(), name, (directory) -> {
+		boolean[] deleted = { false };
+		ReleaseResult result = run("release", lease.key(), name, (directory) -> {
 			Path lock = name.lockFile(directory.path());
 			if (!(directory.files().read(lock) instanceof Present present)
 					|| !present.metadata().isOwnedBy(lease.token())) {
 				return ReleaseResult.NOT_OWNER;
 			}
 			directory.files().delete(lock);
+			deleted[0] = true;
 			return present.metadata().isExpired(now()) ? ReleaseResult.NOT_OWNER : ReleaseResult.RELEASED;
 		});
+		if (deleted[0]) {
+			// Outside the guard: a woken waiter may acquire the key at once, on this thread.
+			this.backoff.reset(lease.key());
+			this.waiters.released(lease.key());
+		}
+		return result;
+	}
+
+	/**
+	 * Completes after the key's next {@link PollBackoff backoff}, when this JVM releases the
+	 * key, or after {@code maxWait}, whichever comes first. A release by another process is
+	 * seen by the caller's next acquire.
+	 */
+	@Override
+	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		Duration poll = this.backoff.next(key);
+		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
 	}
 
 	@Override

@@ -2,6 +2,8 @@ package io.github.lockable.store.memory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,6 +16,7 @@ import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.ReleaseWaiters;
 
 /**
  * A {@link LockStore} inside one JVM, for tests and single-instance applications. TTLs run
@@ -22,6 +25,9 @@ import io.github.lockable.store.ReleaseResult;
  * Fencing tokens come from one counter for the whole store: strictly increasing across
  * all keys, hence for each key, in a single number however many keys are used. They
  * start again at 1 with a new store, as the locks do.
+ * <p>
+ * {@link #awaitRelease(String, Duration)} is woken by the release itself, in the
+ * releasing thread; an expiry is not announced and ends the wait at its maximum.
  */
 public final class MemoryLockStore implements LockStore {
 
@@ -33,6 +39,8 @@ public final class MemoryLockStore implements LockStore {
 	private final AtomicInteger acquisitionsSinceSweep = new AtomicInteger();
 
 	private final AtomicLong fencingTokens = new AtomicLong();
+
+	private final ReleaseWaiters waiters = new ReleaseWaiters();
 
 	private final LongSupplier nanoClock;
 
@@ -74,6 +82,7 @@ public final class MemoryLockStore implements LockStore {
 	public ReleaseResult release(LockLease lease) {
 		long now = this.nanoClock.getAsLong();
 		ReleaseResult[] result = { ReleaseResult.NOT_OWNER };
+		boolean[] deleted = { false };
 		this.locks.computeIfPresent(lease.key(), (key, current) -> {
 			if (!current.token.equals(lease.token())) {
 				return current;
@@ -81,9 +90,28 @@ public final class MemoryLockStore implements LockStore {
 			if (!current.isExpired(now)) {
 				result[0] = ReleaseResult.RELEASED;
 			}
+			deleted[0] = true;
 			return null;
 		});
+		if (deleted[0]) {
+			this.waiters.released(lease.key());
+		}
 		return result[0];
+	}
+
+	/**
+	 * Registers the waiter first and then looks at the lock, so that a release between the
+	 * caller's failed acquire and this call completes the wait at once instead of being
+	 * missed.
+	 */
+	@Override
+	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		CompletableFuture<Void> waiter = this.waiters.await(key, maxWait);
+		Entry current = this.locks.get(key);
+		if (current == null || current.isExpired(this.nanoClock.getAsLong())) {
+			waiter.complete(null);
+		}
+		return waiter;
 	}
 
 	@Override

@@ -31,15 +31,27 @@ final class LockScript {
 			""");
 
 	/**
-	 * Compare-and-delete. KEYS[1] the lock key, ARGV[1] the owner token. Deletes the key only
-	 * while it still holds ARGV[1], so a caller whose TTL ran out cannot delete the next
-	 * owner's lock. Returns 1 when deleted, 0 otherwise.
+	 * Compare-and-delete, announced. KEYS[1] the lock key, ARGV[1] the owner token. Deletes
+	 * the key only while it still holds ARGV[1], so a caller whose TTL ran out cannot delete
+	 * the next owner's lock, and then publishes an empty message on the lock's wake-up
+	 * channel {@code {<lock key>}:released} (see {@link RedisLockNotifications}): its hash
+	 * tag is the whole lock key, so the channel lives in the lock key's cluster slot. Sharded
+	 * pub/sub (SPUBLISH, Redis 7) where the server knows it, else PUBLISH: an unknown command
+	 * in {@code redis.pcall} answers an error instead of aborting the script, so one script
+	 * serves both. A publish that fails (an ACL that denies it) leaves the release done:
+	 * waiters then wake by their maximum wait. Returns 1 when deleted, 0 otherwise.
 	 */
 	static final LockScript RELEASE = new LockScript("""
-			if redis.call('GET', KEYS[1]) == ARGV[1] then
-			  return redis.call('DEL', KEYS[1])
+			if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+			  return 0
 			end
-			return 0
+			local deleted = redis.call('DEL', KEYS[1])
+			local channel = '{' .. KEYS[1] .. '}:released'
+			local sharded = redis.pcall('SPUBLISH', channel, '')
+			if type(sharded) == 'table' and sharded.err then
+			  redis.pcall('PUBLISH', channel, '')
+			end
+			return deleted
 			""");
 
 	/**

@@ -62,6 +62,11 @@ import org.springframework.lang.Nullable;
  * a counter (DEL, FLUSHDB, an eviction policy that evicts keys without expiry such as
  * {@code allkeys-lru}, or a restart of a server that does not persist its data) lets the
  * tokens of that slot start again at 1.
+ * <p>
+ * A release publishes on the lock's wake-up channel {@code {<lock key>}:released}, sharded
+ * pub/sub on Redis 7 and later, so that {@link #awaitRelease(String, Duration)} wakes
+ * waiters at once; the store listens on one pub/sub connection of its own, opened when the
+ * first caller waits.
  */
 public final class RedisLockStore implements LockStore, SmartLifecycle, AutoCloseable {
 
@@ -72,6 +77,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	private final long timeoutNanos;
 
 	private final RedisConnections connections;
+
+	private final RedisLockNotifications notifications;
 
 	private volatile boolean running;
 
@@ -88,6 +95,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
 		this.timeoutNanos = timeout.toNanos();
+		this.notifications = new RedisLockNotifications(connectionFactory, this::lockExists);
 	}
 
 	@Override
@@ -196,6 +204,28 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
 		}
 		return encode(ttl.toMillis());
+	}
+
+	/**
+	 * Completes on the release script's message on the lock's channel, at the latest after
+	 * {@code maxWait}. The wait subscribes first and then looks whether the key still
+	 * exists, completing at once if not, so that a release just before the subscription is
+	 * not missed. Completes at once, too, when the pub/sub connection drops; while none can
+	 * be opened, after {@code maxWait}. Dependent actions run on a Lettuce I/O thread or the
+	 * JDK's timer thread and must not block.
+	 */
+	@Override
+	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		return this.notifications.awaitRelease(key, maxWait);
+	}
+
+	private CompletableFuture<Boolean> lockExists(String key) {
+		NativeConnection current = this.connections.current();
+		CompletableFuture<NativeConnection> connection = (current != null) ? CompletableFuture.completedFuture(current)
+				: this.connections.opening();
+		return connection.thenCompose((open) -> open.commands().exists(encode(key)).toCompletableFuture())
+			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+			.thenApply((count) -> count != 0);
 	}
 
 	private <T> T execute(LockScript script, byte[] key, byte[]... args) {
@@ -381,11 +411,13 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
-	 * Gives back the connection this store took from the factory. The factory's shared
-	 * connection stays open; a dedicated one returns to its pool.
+	 * Gives back the connection this store took from the factory, closes its pub/sub
+	 * connection and wakes its waiters. The factory's shared connection stays open; a
+	 * dedicated one returns to its pool.
 	 */
 	@Override
 	public void close() {
+		this.notifications.close();
 		this.connections.close();
 	}
 
