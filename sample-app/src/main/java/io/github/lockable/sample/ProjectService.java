@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.server.ResponseStatusException;
@@ -19,9 +20,12 @@ class ProjectService {
 
 	private final SimulatedWork work;
 
-	ProjectService(ProjectRepository projects, SimulatedWork work) {
+	private final JdbcClient jdbc;
+
+	ProjectService(ProjectRepository projects, SimulatedWork work, JdbcClient jdbc) {
 		this.projects = projects;
 		this.work = work;
+		this.jdbc = jdbc;
 	}
 
 	@Transactional
@@ -38,6 +42,31 @@ class ProjectService {
 		}
 		this.work.perform();
 		return this.projects.save(project.archive(Instant.now()));
+	}
+
+	/**
+	 * Renames a project with the fencing token of the caller's lock. The row keeps the token
+	 * of its last writer and takes only a greater one: a holder whose lock ran out while it
+	 * worked (a long GC pause, a slow disk) and whose successor has written already is
+	 * refused, instead of overwriting the newer write.
+	 * @param projectId the project
+	 * @param name the new name
+	 * @param fencingToken the token of the lock the caller holds on the project
+	 */
+	@Transactional
+	void rename(UUID projectId, String name, long fencingToken) {
+		int updated = this.jdbc.sql("update project set name = :name, fence = :token where id = :id and fence < :token")
+			.param("name", name)
+			.param("token", fencingToken)
+			.param("id", projectId)
+			.update();
+		if (updated == 0) {
+			if (this.projects.existsById(projectId)) {
+				throw new ResponseStatusException(HttpStatus.CONFLICT,
+						"A later holder of this project's lock has changed it; this change was refused");
+			}
+			throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such project");
+		}
 	}
 
 }
