@@ -1,6 +1,8 @@
 package io.github.lockable.kotlin
 
 import io.github.lockable.ConflictPolicy
+import io.github.lockable.HeldLock
+import io.github.lockable.LockContext
 import io.github.lockable.LockConflictException
 import io.github.lockable.LockKeyResolver
 import io.github.lockable.Lockable
@@ -16,6 +18,8 @@ import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
+import kotlinx.coroutines.reactor.ReactorContext
+import kotlin.coroutines.coroutineContext
 import org.assertj.core.api.Assertions.assertThat
 import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.AfterEach
@@ -180,6 +184,14 @@ class SuspendLockableTests {
 		assertThat(redis.commands().exists("lock:kotlin:answer")).isZero()
 	}
 
+	@Test
+	fun `the body finds its lock and fencing token in the Reactor context`() = locked {
+		val first = jobs.fencingToken()
+		val second = jobs.fencingToken()
+		assertThat(first).isPositive()
+		assertThat(second).isGreaterThan(first)
+	}
+
 	private fun locked(test: suspend CoroutineScope.() -> Unit) = runBlocking {
 		withTimeout(TIMEOUT) {
 			test()
@@ -260,6 +272,14 @@ open class SuspendJobs(private val probe: Probe) {
 			}
 			probe.signal("$id:stopped").complete(Unit)
 		}
+	}
+
+	@Lockable(key = "kotlin:fenced", ttl = "20s")
+	open suspend fun fencingToken(): Long {
+		delay(1)
+		val lock = coroutineContext[ReactorContext]?.context?.get<HeldLock>(LockContext.REACTOR_CONTEXT_KEY)
+		assertThat(lock!!.isHeld).isTrue()
+		return lock.fencingToken()
 	}
 
 	@Lockable(key = "kotlin:answer", ttl = "20s")
