@@ -19,8 +19,8 @@ import org.springframework.lang.Nullable;
 
 /**
  * The C library's error messages as this process gets them, in whatever language its C
- * locale chose, learned by causing each error once where that is harmless: a path through
- * {@code /dev/null}, opening {@code /} for writing, a name longer than any file system
+ * locale chose, learned by causing each error once where that is harmless: creating a file
+ * under {@code /dev/null}, opening {@code /} for writing, a name longer than any file system
  * allows, {@code O_NOFOLLOW} on {@code /proc/self}, writing to {@code /dev/full}, a hard
  * link to a directory. Errors that cannot be caused harmlessly ({@code EROFS},
  * {@code EDQUOT}, {@code EIO}, {@code EMFILE}) are not learned. Learned on first use, as
@@ -40,7 +40,8 @@ record SystemMessages(Map<String, String> texts) {
 	static SystemMessages learn() {
 		Map<String, String> texts = new LinkedHashMap<>();
 		Path temp = Path.of(System.getProperty("java.io.tmpdir"));
-		add(texts, "ENOTDIR", () -> Files.readAttributes(Path.of("/dev/null/lockable"), BasicFileAttributes.class));
+		// Creating, not reading: Java 25 reports a stat through a regular file as NoSuchFileException.
+		add(texts, "ENOTDIR", () -> Files.createFile(Path.of("/dev/null/lockable")));
 		add(texts, "EISDIR", () -> FileChannel.open(Path.of("/"), StandardOpenOption.WRITE).close());
 		add(texts, "ENAMETOOLONG", () -> Files.readAttributes(temp.resolve("x".repeat(300)), BasicFileAttributes.class));
 		add(texts, "ELOOP", () -> Files
