@@ -314,8 +314,11 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 			else if (state instanceof Unreadable unreadable) {
 				Instant staleAt = unreadable.modified().plus(request.ttl());
 				if (now.isBefore(staleAt)) {
+					// The file's time can be finer than the clock's (Java 25): never a negative
+					// age, never more left than a whole TTL.
 					Duration age = Duration.between(unreadable.modified(), now);
-					return new AcquireResult.Held(Duration.between(now, staleAt),
+					Duration left = Duration.between(now, staleAt);
+					return new AcquireResult.Held((left.compareTo(request.ttl()) > 0) ? request.ttl() : left,
 							age.isNegative() ? Duration.ZERO : age);
 				}
 			}
