@@ -21,6 +21,7 @@ import io.github.lockable.LockContext;
 import io.github.lockable.LockLostException;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
+import io.github.lockable.core.LockMetrics;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockRenewals.Renewal;
 import io.github.lockable.store.AcquireResult;
@@ -35,6 +36,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -66,6 +68,9 @@ class LockRenewalTests {
 
 	@Autowired
 	private LongJobs jobs;
+
+	@Autowired
+	private ConfigurableApplicationContext context;
 
 	private final RedisCommands<String, String> redis = RedisTestServer.shared().commands();
 
@@ -117,6 +122,25 @@ class LockRenewalTests {
 		run.get(10, TimeUnit.SECONDS);
 		assertThat(heldWhileRunning).as("LockContext.current().isHeld() once lost").isFalse();
 		assertThat(output).contains("LongJobs.rebuild(CountDownLatch, AtomicBoolean): lock renew:rebuild on redis was lost");
+	}
+
+	@Test
+	void renewalsStopWhenTheSchedulerClosesAtShutdown() {
+		String key = "renew:shutdown:" + UUID.randomUUID();
+		LockHandle handle = ((AcquireResult.Acquired) this.store.acquire(new LockRequest(key, SHORT_TTL))).handle();
+		LockRenewals renewals = new LockRenewals(LockMetrics.NONE);
+		renewals.start(handle, SHORT_TTL, () -> {
+		});
+		await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists(key) == 1);
+		renewals.close();
+		// No renewal after the shutdown: the lock ends with its TTL.
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists(key) == 0);
+	}
+
+	@Test
+	void applicationRenewalsAreClosedWithTheContext() {
+		assertThat(this.context.getBeanFactory().getBeanDefinition("lockRenewals").getDestroyMethodName())
+			.isIn("close", "(inferred)");
 	}
 
 	@Test
