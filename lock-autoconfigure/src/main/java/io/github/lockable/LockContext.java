@@ -18,6 +18,9 @@ public final class LockContext {
 
 	private static final ThreadLocal<HeldLock> current = new ThreadLocal<>();
 
+	/** The usual scope, with nothing current before: shared, as it captures nothing. */
+	private static final Scope CLEAR = current::remove;
+
 	private LockContext() {
 	}
 
@@ -39,14 +42,7 @@ public final class LockContext {
 	public static Scope bind(HeldLock lock) {
 		HeldLock previous = current.get();
 		current.set(lock);
-		return () -> {
-			if (previous != null) {
-				current.set(previous);
-			}
-			else {
-				current.remove();
-			}
-		};
+		return (previous != null) ? () -> current.set(previous) : CLEAR;
 	}
 
 	/**

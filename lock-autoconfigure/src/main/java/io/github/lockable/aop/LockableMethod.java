@@ -23,6 +23,10 @@ final class LockableMethod {
 	@Nullable
 	private final String staticKey;
 
+	/** The static key without its prefix, worked out once. */
+	@Nullable
+	private final String staticPart;
+
 	@Nullable
 	private final LockKeyResolver resolver;
 
@@ -53,6 +57,7 @@ final class LockableMethod {
 		this.description = description;
 		this.staticKey = staticKey;
 		this.resolver = resolver;
+		this.staticPart = (staticKey != null) ? keys.withoutPrefix(staticKey) : null;
 		this.resolverName = resolverName;
 		this.keys = keys;
 		this.ttl = ttl;
@@ -82,7 +87,7 @@ final class LockableMethod {
 
 	/** The resource part of a full key of this method, as {@code LockContext} shows it. */
 	String resourcePart(String fullKey) {
-		return this.keys.withoutPrefix(fullKey);
+		return (this.staticPart != null) ? this.staticPart : this.keys.withoutPrefix(fullKey);
 	}
 
 	Method method() {

@@ -3,7 +3,7 @@ package io.github.lockable.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockStoreUnavailableException;
@@ -23,7 +23,11 @@ public final class DefaultHeldLock implements HeldLock {
 
 	private final List<LockHandle> handles;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private static final AtomicIntegerFieldUpdater<DefaultHeldLock> CLOSED = AtomicIntegerFieldUpdater
+		.newUpdater(DefaultHeldLock.class, "closed");
+
+	/** 1 once closed; a field updater rather than an AtomicBoolean: one of these per locked call. */
+	private volatile int closed;
 
 	private volatile boolean lost;
 
@@ -70,7 +74,7 @@ public final class DefaultHeldLock implements HeldLock {
 
 	@Override
 	public boolean isHeld() {
-		return !this.closed.get() && !this.lost;
+		return this.closed == 0 && !this.lost;
 	}
 
 	@Override
@@ -107,7 +111,7 @@ public final class DefaultHeldLock implements HeldLock {
 	 */
 	public void renewWith(LockRenewals.Renewal renewal) {
 		this.renewal = renewal;
-		if (this.closed.get()) {
+		if (this.closed != 0) {
 			renewal.stop();
 		}
 	}
@@ -122,7 +126,7 @@ public final class DefaultHeldLock implements HeldLock {
 
 	@Override
 	public void close() {
-		if (this.closed.compareAndSet(false, true)) {
+		if (CLOSED.compareAndSet(this, 0, 1)) {
 			LockRenewals.Renewal current = this.renewal;
 			if (current != null) {
 				current.stop();
