@@ -3,6 +3,7 @@ package io.github.lockable.aop;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.ConflictPolicy;
 
 /**

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
 
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;

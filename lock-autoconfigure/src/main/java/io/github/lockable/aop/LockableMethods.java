@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;

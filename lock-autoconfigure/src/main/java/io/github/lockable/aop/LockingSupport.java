@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
 
+import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockConflictException;

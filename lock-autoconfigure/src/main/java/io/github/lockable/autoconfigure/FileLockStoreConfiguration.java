@@ -3,7 +3,7 @@ package io.github.lockable.autoconfigure;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.file.UnsafeLockDirectoryException;

@@ -8,9 +8,9 @@ import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockDefaults;
 import io.github.lockable.aop.LockableAdvisor;
-import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.aop.LostLockRollback;
-import io.github.lockable.aop.StoreFailurePolicy;
+import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
 import io.github.lockable.core.DefaultLockTemplate;
 import io.github.lockable.core.LockKeys;
@@ -49,10 +49,6 @@ public class LockableAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	static LockKeys lockKeys(LockableProperties properties) {
-		List<String> problems = properties.problems();
-		if (!problems.isEmpty()) {
-			throw new LockableConfigurationException(problems);
-		}
 		return new LockKeys(properties.getKeyPrefix(), properties.getMaxKeyLength());
 	}
 
@@ -87,7 +83,8 @@ public class LockableAutoConfiguration {
 	private static String missingStore(LockableProperties.Store store) {
 		return switch (store) {
 			case REDIS -> "lockable.store=redis needs Spring Data Redis with Lettuce on the class path "
-					+ "(spring-boot-starter-data-redis) and a RedisConnectionFactory bean (spring.data.redis.*); "
+					+ "(spring-boot-starter-data-redis) and one RedisConnectionFactory bean, or one marked @Primary "
+					+ "(spring.data.redis.*); "
 					+ "or set lockable.store=file (one host) or lockable.store=memory (one JVM)";
 			case FILE -> "lockable.store=file has no lock store bean; define a LockStore bean or set "
 					+ "lockable.store=redis or memory";

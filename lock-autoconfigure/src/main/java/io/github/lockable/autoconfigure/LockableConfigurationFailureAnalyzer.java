@@ -1,6 +1,6 @@
 package io.github.lockable.autoconfigure;
 
-import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.LockableConfigurationException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

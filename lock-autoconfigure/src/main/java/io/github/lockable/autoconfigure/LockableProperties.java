@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.lockable.ConflictPolicy;
-import io.github.lockable.aop.StoreFailurePolicy;
+import io.github.lockable.LockableConfigurationException;
+import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.core.LockKeys;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
@@ -17,7 +19,7 @@ import org.springframework.core.Ordered;
  * from {@code spring.data.redis.*}.
  */
 @ConfigurationProperties("lockable")
-public class LockableProperties {
+public class LockableProperties implements InitializingBean {
 
 	/**
 	 * Whether to run @Lockable methods under a lock. When disabled they run unlocked.
@@ -175,6 +177,19 @@ public class LockableProperties {
 
 	public File getFile() {
 		return this.file;
+	}
+
+	/**
+	 * Checks every property once bound, so that a bad value fails startup even when the
+	 * application defines its own Lockable beans.
+	 * @throws LockableConfigurationException listing every property that cannot work
+	 */
+	@Override
+	public void afterPropertiesSet() {
+		List<String> problems = problems();
+		if (!problems.isEmpty()) {
+			throw new LockableConfigurationException(problems);
+		}
 	}
 
 	/**

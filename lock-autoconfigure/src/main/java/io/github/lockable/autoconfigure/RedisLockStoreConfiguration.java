@@ -4,14 +4,14 @@ import java.util.List;
 
 import io.lettuce.core.RedisClient;
 
-import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.redis.RedisLockStore;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -27,7 +27,7 @@ class RedisLockStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockStore.class)
-	@ConditionalOnBean(RedisConnectionFactory.class)
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 	RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockableProperties properties) {
 		if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
 			throw new LockableConfigurationException(List.of("lockable.store=redis works on Lettuce, but the "

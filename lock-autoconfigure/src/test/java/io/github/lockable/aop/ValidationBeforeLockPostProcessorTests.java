@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.core.LockKeys;
 

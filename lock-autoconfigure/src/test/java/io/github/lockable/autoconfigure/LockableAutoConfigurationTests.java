@@ -16,7 +16,7 @@ import io.github.lockable.LockConflictException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockableAdvisor;
-import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.store.LockStore;
@@ -210,6 +210,29 @@ class LockableAutoConfigurationTests {
 					.contains("lockable.ttl-warning-ratio must be more than 0 and at most 1")
 					.contains("lockable.acquire-timeout must be positive")
 					.contains("lockable.default-conflict-policy must be");
+			});
+	}
+
+	@Test
+	void invalidPropertiesFailStartupEvenWithTheApplicationsOwnBeans() {
+		this.runner.withPropertyValues("lockable.store=memory", "lockable.default-ttl=0s")
+			.withBean(LockKeys.class, () -> new LockKeys("mine", 100))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(rootCause(context.getStartupFailure()).getProblems())
+					.containsExactly("lockable.default-ttl must be positive (at least 1ms), was PT0S");
+			});
+	}
+
+	@Test
+	void twoConnectionFactoriesWithoutAPrimaryOneFailStartupAskingForOne() {
+		this.runner.withBean("second", LettuceConnectionFactory.class, LettuceConnectionFactory::new)
+			.withBean("third", LettuceConnectionFactory.class, LettuceConnectionFactory::new)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(rootCause(context.getStartupFailure()).getProblems()).singleElement()
+					.asString()
+					.contains("one RedisConnectionFactory bean, or one marked @Primary");
 			});
 	}
 

@@ -2,7 +2,7 @@ package io.github.lockable.kotlin
 
 import io.github.lockable.ConflictPolicy
 import io.github.lockable.Lockable
-import io.github.lockable.aop.LockableConfigurationException
+import io.github.lockable.LockableConfigurationException
 import io.github.lockable.autoconfigure.LockableAutoConfiguration
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flowOf

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.github.lockable.aop.LockableConfigurationException;
+import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;

@@ -1,4 +1,4 @@
-package io.github.lockable.aop;
+package io.github.lockable;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.github.lockable.aop;
+package io.github.lockable;
 
 /**
  * What a {@code @Lockable} method does when the lock store does not answer.
