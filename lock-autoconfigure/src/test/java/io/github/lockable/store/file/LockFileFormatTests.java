@@ -1,6 +1,7 @@
 package io.github.lockable.store.file;
 
 import java.time.Instant;
+import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
 
@@ -112,6 +113,36 @@ class LockFileFormatTests {
 		assertThat(LockFileFormat.read(PRE_FENCING_FILE)).isEqualTo(new LockMetadata("lock:nightly-export",
 				"0b5e7d2c-1a4f-4e6b-8c3d-9f2e1a7b6c50", 0, new ProcessIdentity("batch-02", 977, null, null, null),
 				Instant.parse("2025-12-01T02:00:00Z"), Instant.parse("2025-12-01T02:15:00.5Z"), "0.9.0"));
+	}
+
+	@Test
+	void punctuationInsideStringsIsNotLaidOut() throws MalformedLockFileException {
+		assertThat(writtenAndReadBack("{a},: \"b\": {\\\"}"))
+			.contains("\n  \"job\": \"{a},: \\\"b\\\": {\\\\\\\"}\",\n");
+	}
+
+	/**
+	 * The one way the bytes differ from what the previous, hand-written writer wrote:
+	 * control characters are escaped as Spring Boot does ({@code \\t}, {@code \\n},
+	 * upper-case hex) where it wrote lower-case {@code \\u00XX} for each. Both are JSON
+	 * and the reader, unchanged, decodes both.
+	 */
+	@Test
+	void controlCharactersAreEscapedAsSpringBootDoes() throws MalformedLockFileException {
+		String job = "tab\t nl\n cr\r \u0001 \u007f \u009f";
+		String content = writtenAndReadBack(job);
+		assertThat(content).contains("\"job\": \"tab\\t nl\\n cr\\r \\u0001 \\u007F \\u009F\",");
+		String hex = "\"job\": \"tab\\u0009 nl\\u000a cr\\u000d \\u0001 \\u007f \\u009f\",";
+		String old = content.replaceFirst("\"job\": .*\n", Matcher.quoteReplacement(hex + "\n"));
+		assertThat(LockFileFormat.read(old).job()).isEqualTo(job);
+	}
+
+	private static String writtenAndReadBack(String job) throws MalformedLockFileException {
+		LockMetadata metadata = new LockMetadata(job, "t", 1, new ProcessIdentity("h", 1, null, null, null),
+				Instant.EPOCH, Instant.EPOCH, null);
+		String content = LockFileFormat.write(metadata);
+		assertThat(LockFileFormat.read(content)).isEqualTo(metadata);
+		return content;
 	}
 
 }
