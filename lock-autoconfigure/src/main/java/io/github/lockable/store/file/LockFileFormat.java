@@ -147,6 +147,11 @@ final class LockFileFormat {
 	/**
 	 * A parser for one flat JSON object whose values are strings, integers, booleans or
 	 * null. Messages name positions, never content: the content holds the token.
+	 * <p>
+	 * Not Spring Boot's: {@code JsonParserFactory} picks Jackson, Gson or
+	 * {@code BasicJsonParser} by classpath, and {@code BasicJsonParser} (Boot 3.5 and 4)
+	 * reads {@code null} as the string "null", leaves unicode escapes undecoded and
+	 * accepts a truncated object or content after it, so it would misread lock files.
 	 */
 	private static final class Parser {
 
