@@ -5,11 +5,12 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.springframework.boot.json.JsonWriter;
 import org.springframework.lang.Nullable;
 
 /**
  * Writes and reads the content of a lock file: one small, flat JSON object of strings,
- * integers and nulls, written by hand because the main code has no JSON library.
+ * integers and nulls, written with Spring Boot's {@link JsonWriter}.
  *
  * <pre>
  * {
@@ -28,8 +29,8 @@ import org.springframework.lang.Nullable;
  * }
  * </pre>
  *
- * Non-ASCII and control characters are written as JSON unicode escapes, so a file is
- * plain ASCII. Reading ignores unknown fields and refuses anything else that is not
+ * Control characters and characters beyond ASCII are written as JSON escapes, so a file
+ * is plain ASCII. Reading ignores unknown fields and refuses anything else that is not
  * exactly such an object: a half-written or foreign file is malformed, never misread. A
  * file without {@code fencingToken}, written before there were fencing tokens, reads as
  * token 0.
@@ -38,55 +39,58 @@ final class LockFileFormat {
 
 	static final int FORMAT = 1;
 
+	private static final JsonWriter<LockMetadata> JSON = JsonWriter.<LockMetadata>of((members) -> {
+		members.add("format", FORMAT);
+		members.add("job", LockMetadata::job);
+		members.add("pid", (metadata) -> metadata.holder().pid());
+		members.add("host", (metadata) -> metadata.holder().host());
+		members.add("startedAt", LockMetadata::startedAt).as(Instant::toString);
+		members.add("expiresAt", LockMetadata::expiresAt).as(Instant::toString);
+		members.add("version", LockMetadata::version);
+		members.add("bootId", (metadata) -> metadata.holder().bootId());
+		members.add("pidNamespace", (metadata) -> metadata.holder().pidNamespace());
+		members.add("processStartTicks", (metadata) -> metadata.holder().startTicks());
+		members.add("token", LockMetadata::token);
+		members.add("fencingToken", LockMetadata::fencingToken);
+	}).withNewLineAtEnd();
+
 	private LockFileFormat() {
 	}
 
 	static String write(LockMetadata metadata) {
-		ProcessIdentity holder = metadata.holder();
-		StringBuilder json = new StringBuilder(512).append('{');
-		field(json, "format", FORMAT, true);
-		field(json, "job", metadata.job(), false);
-		field(json, "pid", holder.pid(), false);
-		field(json, "host", holder.host(), false);
-		field(json, "startedAt", metadata.startedAt().toString(), false);
-		field(json, "expiresAt", metadata.expiresAt().toString(), false);
-		field(json, "version", metadata.version(), false);
-		field(json, "bootId", holder.bootId(), false);
-		field(json, "pidNamespace", holder.pidNamespace(), false);
-		field(json, "processStartTicks", holder.startTicks(), false);
-		field(json, "token", metadata.token(), false);
-		field(json, "fencingToken", metadata.fencingToken(), false);
-		return json.append("\n}\n").toString();
+		return layOut(JSON.writeToString(metadata));
 	}
 
-	private static void field(StringBuilder json, String name, @Nullable Object value, boolean first) {
-		json.append(first ? "\n  \"" : ",\n  \"").append(name).append("\": ");
-		if (value == null) {
-			json.append("null");
-		}
-		else if (value instanceof Number) {
-			json.append(value);
-		}
-		else {
-			quote(json, value.toString());
-		}
-	}
-
-	private static void quote(StringBuilder json, String value) {
-		json.append('"');
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (c == '"' || c == '\\') {
-				json.append('\\').append(c);
+	/**
+	 * Spring Boot writes compact JSON with characters beyond ASCII as they are. Lock files
+	 * have always had one field a line, and are plain ASCII because their readers decode
+	 * them as ASCII: this indents the flat object and escapes what is beyond ASCII, which
+	 * can only be inside strings.
+	 */
+	private static String layOut(String json) {
+		StringBuilder file = new StringBuilder(json.length() + 64);
+		boolean inString = false;
+		boolean escaping = false;
+		for (int i = 0; i < json.length(); i++) {
+			char c = json.charAt(i);
+			if (inString) {
+				file.append((c > 0x7e) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+				inString = escaping || c != '"';
+				escaping = !escaping && c == '\\';
+				continue;
 			}
-			else if (c < 0x20 || c > 0x7e) {
-				json.append(String.format("\\u%04x", (int) c));
-			}
-			else {
-				json.append(c);
+			switch (c) {
+				case '"' -> {
+					inString = true;
+					file.append(c);
+				}
+				case '{', ',' -> file.append(c).append("\n  ");
+				case ':' -> file.append(": ");
+				case '}' -> file.append("\n}");
+				default -> file.append(c);
 			}
 		}
-		json.append('"');
+		return file.toString();
 	}
 
 	/**
@@ -143,6 +147,11 @@ final class LockFileFormat {
 	/**
 	 * A parser for one flat JSON object whose values are strings, integers, booleans or
 	 * null. Messages name positions, never content: the content holds the token.
+	 * <p>
+	 * Not Spring Boot's: {@code JsonParserFactory} picks Jackson, Gson or
+	 * {@code BasicJsonParser} by classpath, and {@code BasicJsonParser} (Boot 3.5 and 4)
+	 * reads {@code null} as the string "null", leaves unicode escapes undecoded and
+	 * accepts a truncated object or content after it, so it would misread lock files.
 	 */
 	private static final class Parser {
 
