@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.stream.Collectors;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
+import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
@@ -126,6 +128,18 @@ final class LockableMethods {
 		if (!problems.isEmpty()) {
 			throw new LockableConfigurationException(problems);
 		}
+	}
+
+	/**
+	 * The methods read so far, at startup and since, sorted by their description.
+	 * @return their descriptors
+	 */
+	List<LockableMethodDescriptor> descriptors() {
+		return this.byMethod.values()
+			.stream()
+			.map(LockableMethod::descriptor)
+			.sorted(Comparator.comparing(LockableMethodDescriptor::method))
+			.toList();
 	}
 
 	/**
