@@ -123,7 +123,8 @@ final class LockableMethod {
 
 	/** What the {@code lockable} endpoint shows: the settings, no argument value. */
 	LockableMethodDescriptor descriptor() {
-		return new LockableMethodDescriptor(this.description, this.staticKey, this.resolverName, this.ttl,
+		return new LockableMethodDescriptor(this.description, this.staticKey,
+				(this.resolver != null) ? this.resolverName : null, this.ttl,
 				this.waitTime, this.conflictPolicy, this.renew, this.returnKind.name());
 	}
 
