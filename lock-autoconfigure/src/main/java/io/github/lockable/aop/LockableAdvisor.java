@@ -1,5 +1,6 @@
 package io.github.lockable.aop;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -8,6 +9,7 @@ import org.aopalliance.aop.Advice;
 
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.Lockable;
+import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
@@ -104,6 +106,15 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.methods.inspectBeans();
+	}
+
+	/**
+	 * How every {@code @Lockable} method read so far locks: all of them once the
+	 * application has started, and those of beans created later once first called.
+	 * @return the methods' descriptors, sorted by method
+	 */
+	public List<LockableMethodDescriptor> lockableMethods() {
+		return this.methods.descriptors();
 	}
 
 	@Override

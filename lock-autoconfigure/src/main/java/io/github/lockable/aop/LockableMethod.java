@@ -6,6 +6,7 @@ import java.time.Duration;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
+import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 
 import org.springframework.lang.Nullable;
@@ -123,6 +124,13 @@ final class LockableMethod {
 	@Nullable
 	String[] parameterNames() {
 		return this.parameterNames;
+	}
+
+	/** What the {@code lockable} endpoint shows: the settings, no argument value. */
+	LockableMethodDescriptor descriptor() {
+		return new LockableMethodDescriptor(this.description, this.staticKey,
+				(this.resolver != null) ? this.resolverName : null, this.ttl,
+				this.waitTime, this.conflictPolicy, this.renew, this.returnKind.name());
 	}
 
 	StoreOutage storeOutage() {

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
+import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
@@ -127,6 +129,18 @@ final class LockableMethods {
 		if (!problems.isEmpty()) {
 			throw new LockableConfigurationException(problems);
 		}
+	}
+
+	/**
+	 * The methods read so far, at startup and since, sorted by their description.
+	 * @return their descriptors
+	 */
+	List<LockableMethodDescriptor> descriptors() {
+		return this.byMethod.values()
+			.stream()
+			.map(LockableMethod::descriptor)
+			.sorted(Comparator.comparing(LockableMethodDescriptor::method))
+			.toList();
 	}
 
 	/**

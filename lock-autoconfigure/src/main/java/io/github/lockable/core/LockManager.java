@@ -37,6 +37,8 @@ public class LockManager {
 
 	private final LockMetrics metrics;
 
+	private final HeldLocks held = new HeldLocks();
+
 	/**
 	 * Creates a manager.
 	 * @param store where locks live
@@ -59,6 +61,14 @@ public class LockManager {
 	 */
 	public LockStore store() {
 		return this.store;
+	}
+
+	/**
+	 * The locks this manager granted and has not released yet.
+	 * @return the held locks of this instance
+	 */
+	public HeldLocks heldLocks() {
+		return this.held;
 	}
 
 	/**
@@ -167,6 +177,9 @@ public class LockManager {
 	}
 
 	private AcquireResult acquired(String key, AcquireResult result) {
+		if (result instanceof AcquireResult.Acquired granted) {
+			this.held.add(granted.handle());
+		}
 		this.metrics.acquireAttempted(result);
 		if (result instanceof AcquireResult.Failed failed && logger.isDebugEnabled()) {
 			// The caller decides what a failure means and reports it.
@@ -183,6 +196,7 @@ public class LockManager {
 	 * @param handle what {@link #acquire(String, Duration)} granted
 	 */
 	public void release(LockHandle handle) {
+		this.held.remove(handle);
 		ReleaseResult result;
 		try {
 			result = handle.release();
@@ -200,6 +214,7 @@ public class LockManager {
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
 	public CompletionStage<Void> releaseAsync(LockHandle handle) {
+		this.held.remove(handle);
 		CompletionStage<ReleaseResult> release;
 		try {
 			release = handle.releaseAsync();

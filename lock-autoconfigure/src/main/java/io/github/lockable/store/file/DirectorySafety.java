@@ -84,6 +84,37 @@ final class DirectorySafety {
 		checkDirectory(directory, current, me);
 	}
 
+	/**
+	 * Checks the directory as {@link #check(Path)} does, and that it exists, is a directory
+	 * and is writable, reporting the problem instead of throwing.
+	 * @param directory the absolute lock directory
+	 * @return what the check found
+	 */
+	static LockDirectoryStatus status(Path directory) {
+		String owner = null;
+		String mode = null;
+		String problem;
+		try {
+			owner = Files.getOwner(directory).getName();
+			if (FilePermissions.isPosix(directory)) {
+				mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(directory));
+			}
+			check(directory);
+			problem = !Files.isDirectory(directory) ? "it is not a directory"
+					: !Files.isWritable(directory) ? "it is not writable by this process" : null;
+		}
+		catch (NoSuchFileException ex) {
+			problem = "it does not exist";
+		}
+		catch (UnsafeLockDirectoryException ex) {
+			problem = ex.getMessage();
+		}
+		catch (IOException ex) {
+			problem = "it cannot be read: " + ex;
+		}
+		return new LockDirectoryStatus(directory, owner, mode, problem);
+	}
+
 	private static void checkDirectory(Path directory, Path real, long me) throws IOException {
 		PosixFileAttributes attributes = Files.readAttributes(real, PosixFileAttributes.class,
 				LinkOption.NOFOLLOW_LINKS);

@@ -196,6 +196,15 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		return "file";
 	}
 
+	/**
+	 * Checks the lock directory now: that it exists, is a writable directory, and that no
+	 * other user could tamper with it, as at startup.
+	 * @return what the check found
+	 */
+	public LockDirectoryStatus checkDirectory() {
+		return DirectorySafety.status(this.directory);
+	}
+
 	@Override
 	public AcquireResult acquire(LockRequest request) {
 		LockFileName name = LockFileName.of(request.key());

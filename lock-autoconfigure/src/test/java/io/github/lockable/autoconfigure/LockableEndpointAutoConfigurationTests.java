@@ -1,0 +1,107 @@
+package io.github.lockable.autoconfigure;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.github.lockable.actuate.LockDirectoryHealthIndicator;
+import io.github.lockable.actuate.LockableEndpoint;
+import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockMetrics;
+import io.github.lockable.store.memory.MemoryLockStore;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LockableEndpointAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LockableAutoConfiguration.class,
+				EndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+				HealthEndpointAutoConfiguration.class, LockableEndpointAutoConfiguration.class))
+		.withPropertyValues("lockable.store=memory");
+
+	@Test
+	void endpointIsNotAvailableUnlessExposed() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(LockManager.class)
+			.doesNotHaveBean(LockableEndpoint.class));
+	}
+
+	@Test
+	void endpointIsAvailableWhenExposed() {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=lockable")
+			.run((context) -> assertThat(context).hasSingleBean(LockableEndpoint.class));
+	}
+
+	@Test
+	void endpointIsNotAvailableWhenExposedWithoutAccess() {
+		this.runner
+			.withPropertyValues("management.endpoints.web.exposure.include=lockable",
+					"management.endpoint.lockable.access=NONE")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockableEndpoint.class));
+	}
+
+	@Test
+	void noEndpointWithoutActuator() {
+		this.runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=lockable")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(LockManager.class)
+				.doesNotHaveBean(LockableEndpoint.class));
+	}
+
+	@Test
+	void noEndpointWhenLockableIsDisabled() {
+		this.runner.withPropertyValues("lockable.enabled=false", "management.endpoints.web.exposure.include=lockable")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockableEndpoint.class));
+	}
+
+	@Test
+	void aUserEndpointBacksOffOurs() {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=lockable")
+			.withBean("myEndpoint", LockableEndpoint.class,
+					() -> new LockableEndpoint(new LockManager(new MemoryLockStore(),
+							1, LockMetrics.NONE), List::of))
+			.run((context) -> assertThat(context).hasSingleBean(LockableEndpoint.class).hasBean("myEndpoint"));
+	}
+
+	@Test
+	void fileStoreHasAHealthIndicatorNamedLockable(@TempDir Path directory) {
+		this.runner.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockDirectoryHealthIndicator.class).hasBean("lockableHealthIndicator");
+				assertThat(context.getBean(LockDirectoryHealthIndicator.class).health().getDetails()).containsKey("directory");
+			});
+	}
+
+	@Test
+	void fileStoreHealthCanBeDisabled(@TempDir Path directory) {
+		this.runner
+			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"),
+					"management.health.lockable.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockDirectoryHealthIndicator.class));
+	}
+
+	@Test
+	void memoryStoreHasNoHealthIndicator() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(LockDirectoryHealthIndicator.class));
+	}
+
+	@Test
+	void noHealthIndicatorWithoutActuator(@TempDir Path directory) {
+		this.runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockDirectoryHealthIndicator.class));
+	}
+
+}
