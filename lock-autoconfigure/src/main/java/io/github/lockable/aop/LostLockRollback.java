@@ -1,8 +1,8 @@
 package io.github.lockable.aop;
 
-import io.github.lockable.HeldLock;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockLostException;
+import io.github.lockable.core.DefaultHeldLock;
 
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
@@ -34,14 +34,17 @@ public final class LostLockRollback implements TransactionExecutionListener {
 			return;
 		}
 		LockContext.current()
-			.ifPresent((lock) -> TransactionSynchronizationManager.registerSynchronization(new CommitGuard(lock)));
+			.filter((lock) -> lock instanceof DefaultHeldLock && lock.isHeld())
+			.ifPresent((lock) -> TransactionSynchronizationManager
+				.registerSynchronization(new CommitGuard((DefaultHeldLock) lock)));
 	}
 
-	private record CommitGuard(HeldLock lock) implements TransactionSynchronization {
+	/** Fails the commit of a lock found lost; a lock its holder closed on purpose is no loss. */
+	private record CommitGuard(DefaultHeldLock lock) implements TransactionSynchronization {
 
 		@Override
 		public void beforeCommit(boolean readOnly) {
-			if (!this.lock.isHeld()) {
+			if (this.lock.isLost()) {
 				throw new LockLostException("The lock on " + this.lock.keys() + " was lost before the transaction "
 						+ "committed; the transaction was rolled back");
 			}

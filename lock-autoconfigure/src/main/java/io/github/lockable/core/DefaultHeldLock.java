@@ -99,6 +99,15 @@ public final class DefaultHeldLock implements HeldLock {
 	}
 
 	/**
+	 * Whether an extend or a renewal found the lock lost (expired, or taken by another
+	 * holder); a lock its holder closed is not lost.
+	 * @return whether the lock was lost
+	 */
+	public boolean isLost() {
+		return this.lost;
+	}
+
+	/**
 	 * Records that the lock was found lost: {@link #isHeld()} is {@code false} from now on.
 	 */
 	public void markLost() {
