@@ -3,7 +3,8 @@ package io.github.lockable.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +73,11 @@ public final class DefaultLockTemplate implements LockTemplate {
 	@Override
 	public Optional<HeldLock> tryLock(String key, Duration ttl, Duration waitTime) {
 		AcquireResult result = this.manager.acquire(fullKey(key), ttl, waitTime);
-		return Optional.ofNullable(held(List.of(key), result, List.of()));
+		if (result instanceof AcquireResult.Acquired acquired) {
+			return Optional.of(new DefaultHeldLock(this.manager, List.of(key), List.of(acquired.handle())));
+		}
+		throwIfFailed(result);
+		return Optional.empty();
 	}
 
 	@Override
@@ -104,17 +109,19 @@ public final class DefaultLockTemplate implements LockTemplate {
 			byFullKey.put(fullKey(key), key);
 		}
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		Map<String, LockHandle> taken = new HashMap<>();
-		List<LockHandle> inOrder = new ArrayList<>();
+		// In the order taken, so that a failure releases them in reverse.
+		Map<String, LockHandle> taken = new LinkedHashMap<>();
 		for (Map.Entry<String, String> entry : byFullKey.entrySet()) {
 			Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
 			AcquireResult result = this.manager.acquire(entry.getKey(), ttl, remaining);
 			if (!(result instanceof AcquireResult.Acquired acquired)) {
-				held(List.of(entry.getValue()), result, inOrder);
+				List<LockHandle> handles = new ArrayList<>(taken.values());
+				Collections.reverse(handles);
+				handles.forEach(this.manager::release);
+				throwIfFailed(result);
 				return Optional.empty();
 			}
 			taken.put(entry.getValue(), acquired.handle());
-			inOrder.add(acquired.handle());
 		}
 		return Optional.of(new DefaultHeldLock(this.manager, given, given.stream().map(taken::get).toList()));
 	}
@@ -144,22 +151,10 @@ public final class DefaultLockTemplate implements LockTemplate {
 		return action.get();
 	}
 
-	/**
-	 * The lock for an acquire result, or {@code null} when it is held. Releases the handles
-	 * already taken for a multi-key lock that cannot be completed.
-	 * @throws LockStoreUnavailableException if the store failed
-	 */
-	private DefaultHeldLock held(List<String> keys, AcquireResult result, List<LockHandle> alreadyTaken) {
-		if (result instanceof AcquireResult.Acquired acquired) {
-			return new DefaultHeldLock(this.manager, keys, List.of(acquired.handle()));
-		}
-		for (int i = alreadyTaken.size() - 1; i >= 0; i--) {
-			this.manager.release(alreadyTaken.get(i));
-		}
+	private static void throwIfFailed(AcquireResult result) {
 		if (result instanceof AcquireResult.Failed failed) {
 			throw unavailable(failed);
 		}
-		return null;
 	}
 
 	private String fullKey(String key) {
