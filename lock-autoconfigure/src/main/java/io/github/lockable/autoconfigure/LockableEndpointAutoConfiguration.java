@@ -2,24 +2,20 @@ package io.github.lockable.autoconfigure;
 
 import java.util.List;
 
-import io.github.lockable.actuate.LockDirectoryHealthIndicator;
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.core.LockManager;
-import io.github.lockable.store.file.FileLockStore;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
-import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of Lockable's Actuator support: the {@code lockable} endpoint, when
@@ -30,6 +26,7 @@ import org.springframework.context.annotation.Configuration;
 @AutoConfiguration(after = LockableAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@Import(LockDirectoryHealthSelector.class)
 public class LockableEndpointAutoConfiguration {
 
 	@Bean
@@ -39,20 +36,6 @@ public class LockableEndpointAutoConfiguration {
 	LockableEndpoint lockableEndpoint(LockManager lockManager, ObjectProvider<LockableAdvisor> advisor) {
 		return new LockableEndpoint(lockManager,
 				() -> advisor.stream().findFirst().map(LockableAdvisor::lockableMethods).orElse(List.of()));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(HealthIndicator.class)
-	@ConditionalOnBean(FileLockStore.class)
-	@ConditionalOnEnabledHealthIndicator("lockable")
-	static class LockDirectoryHealthConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(name = "lockableHealthIndicator")
-		LockDirectoryHealthIndicator lockableHealthIndicator(FileLockStore store) {
-			return new LockDirectoryHealthIndicator(store);
-		}
-
 	}
 
 }

@@ -23,12 +23,12 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.store.redis.RedisLockStore;
+import io.github.lockable.test.BootLine;
 import io.github.lockable.web.LockableExceptionHandler;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.info.GitProperties;
@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class LockableAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations
-		.of(AopAutoConfiguration.class, RedisAutoConfiguration.class, LockableAutoConfiguration.class,
+		.of(AopAutoConfiguration.class, BootLine.REDIS_AUTO_CONFIGURATION, LockableAutoConfiguration.class,
 				LockableWebAutoConfiguration.class, LockableMetricsAutoConfiguration.class));
 
 	@Test

@@ -6,15 +6,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.github.lockable.actuate.LockDirectoryHealthIndicator;
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.store.memory.MemoryLockStore;
+import io.github.lockable.test.BootLine;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -27,8 +25,8 @@ class LockableEndpointAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LockableAutoConfiguration.class,
-				EndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
-				HealthEndpointAutoConfiguration.class, LockableEndpointAutoConfiguration.class))
+				EndpointAutoConfiguration.class, LockableEndpointAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(BootLine.HEALTH_AUTO_CONFIGURATIONS))
 		.withPropertyValues("lockable.store=memory");
 
 	@Test
@@ -79,8 +77,11 @@ class LockableEndpointAutoConfigurationTests {
 	void fileStoreHasAHealthIndicatorNamedLockable(@TempDir Path directory) {
 		this.runner.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"))
 			.run((context) -> {
-				assertThat(context).hasSingleBean(LockDirectoryHealthIndicator.class).hasBean("lockableHealthIndicator");
-				assertThat(context.getBean(LockDirectoryHealthIndicator.class).health().getDetails()).containsKey("directory");
+				assertThat(context).hasBean("lockableHealthIndicator");
+				BootLine.HealthReport health = BootLine.health(context.getBean("lockableHealthIndicator"));
+				assertThat(health.status()).as(health.details().toString()).isEqualTo("UP");
+				assertThat(health.details()).containsEntry("directory", directory.resolve("locks").toString())
+					.containsEntry("mode", "rwx------");
 			});
 	}
 
@@ -89,19 +90,29 @@ class LockableEndpointAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"),
 					"management.health.lockable.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(LockDirectoryHealthIndicator.class));
+			.run((context) -> assertThat(context).doesNotHaveBean("lockableHealthIndicator"));
 	}
 
 	@Test
 	void memoryStoreHasNoHealthIndicator() {
-		this.runner.run((context) -> assertThat(context).doesNotHaveBean(LockDirectoryHealthIndicator.class));
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean("lockableHealthIndicator"));
 	}
 
 	@Test
 	void noHealthIndicatorWithoutActuator(@TempDir Path directory) {
 		this.runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
 			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockDirectoryHealthIndicator.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean("lockableHealthIndicator"));
+	}
+
+	@Test
+	void noHealthIndicatorWithoutTheHealthApi(@TempDir Path directory) {
+		this.runner.withClassLoader(new FilteredClassLoader(BootLine.HEALTH_INDICATOR))
+			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"),
+					"management.endpoints.web.exposure.include=lockable")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(LockableEndpoint.class)
+				.doesNotHaveBean("lockableHealthIndicator"));
 	}
 
 }

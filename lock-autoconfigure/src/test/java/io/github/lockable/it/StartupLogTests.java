@@ -6,9 +6,9 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.test.BootLine;
 import io.github.lockable.test.redis.RedisTestServer;
 
-import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -30,7 +30,7 @@ class StartupLogTests {
 			.properties("server.port=0", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "management.endpoints.web.exposure.include=*")
 			.run()) {
-			assertThat(context.getBeanProvider(HealthEndpoint.class).getIfAvailable()).as("Actuator").isNotNull();
+			assertThat(context.getBeanProvider(BootLine.HEALTH_ENDPOINT).getIfAvailable()).as("Actuator").isNotNull();
 		}
 		List<String> warnings = output.getAll()
 			.lines()

@@ -67,9 +67,12 @@ class StoreFailureProceedTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).isEqualTo("archived");
 		assertThat(this.gate.runs()).hasValue(2);
+		// The outage's first failure is logged in full. On a loaded machine the warm-up itself may
+		// miss its 300ms and be that first failure, so the line may name either project.
 		assertThat(output).contains("ERROR")
-			.contains("Endpoints.archive(UUID) runs without a lock (lockable.store-failure=proceed): lock store "
-					+ "redis failed to acquire lock:project:" + project + " (TIMEOUT: Redis did not answer within 300ms");
+			.containsPattern("Endpoints.archive\\(UUID\\) runs without a lock \\(lockable.store-failure=proceed\\): "
+					+ "lock store redis failed to acquire lock:project:(" + project + "|" + warmUp + ") "
+					+ "\\(TIMEOUT: Redis did not answer within 300ms");
 	}
 
 	private HttpResponse<String> archive(UUID project) throws Exception {

@@ -1,6 +1,8 @@
 package io.github.lockable.store.file;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.lang.Nullable;
 
@@ -25,6 +27,26 @@ public record LockDirectoryStatus(Path directory, @Nullable String owner, @Nulla
 	 */
 	public boolean isUsable() {
 		return this.problem == null;
+	}
+
+	/**
+	 * The details a health report shows: {@code directory}, then {@code owner},
+	 * {@code mode} and {@code reason} where known.
+	 * @return the details, in that order
+	 */
+	public Map<String, Object> details() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("directory", this.directory.toString());
+		if (this.owner != null) {
+			details.put("owner", this.owner);
+		}
+		if (this.mode != null) {
+			details.put("mode", this.mode);
+		}
+		if (this.problem != null) {
+			details.put("reason", this.problem);
+		}
+		return details;
 	}
 
 }

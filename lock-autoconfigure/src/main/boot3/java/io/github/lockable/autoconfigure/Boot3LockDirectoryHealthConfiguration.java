@@ -1,0 +1,51 @@
+package io.github.lockable.autoconfigure;
+
+import io.github.lockable.store.file.FileLockStore;
+import io.github.lockable.store.file.LockDirectoryStatus;
+
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The file store's health indicator on Spring Boot 3 ({@code org.springframework.boot.actuate.health}).
+ * Compiled only on the 3.x line; {@link LockDirectoryHealthSelector} imports it by name.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBean(FileLockStore.class)
+@ConditionalOnEnabledHealthIndicator("lockable")
+class Boot3LockDirectoryHealthConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "lockableHealthIndicator")
+	HealthIndicator lockableHealthIndicator(FileLockStore store) {
+		return new LockDirectoryHealthIndicator(store);
+	}
+
+	/**
+	 * {@code UP} when the lock directory exists, is a writable directory, owned by this
+	 * process's user and writable by nobody else; {@code DOWN} with the reason otherwise.
+	 */
+	static class LockDirectoryHealthIndicator extends AbstractHealthIndicator {
+
+		private final FileLockStore store;
+
+		LockDirectoryHealthIndicator(FileLockStore store) {
+			super("Lock directory health check failed");
+			this.store = store;
+		}
+
+		@Override
+		protected void doHealthCheck(Health.Builder builder) {
+			LockDirectoryStatus status = this.store.checkDirectory();
+			(status.isUsable() ? builder.up() : builder.down()).withDetails(status.details());
+		}
+
+	}
+
+}

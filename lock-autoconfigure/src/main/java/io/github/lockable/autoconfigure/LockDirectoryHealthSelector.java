@@ -1,0 +1,41 @@
+package io.github.lockable.autoconfigure;
+
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.context.annotation.ImportSelector;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Imports the file store's health indicator written for the Spring Boot line on the class
+ * path. Boot 4 moved the health API from {@code org.springframework.boot.actuate.health} to
+ * {@code org.springframework.boot.health.contributor}, and one jar serves both lines; the
+ * Boot 3 configuration is named, not referenced, because builds on the 4.x line do not
+ * compile it.
+ */
+class LockDirectoryHealthSelector implements ImportSelector, BeanClassLoaderAware {
+
+	private static final String BOOT_4_HEALTH_INDICATOR = "org.springframework.boot.health.contributor.HealthIndicator";
+
+	private static final String BOOT_3_HEALTH_INDICATOR = "org.springframework.boot.actuate.health.HealthIndicator";
+
+	private static final String BOOT_3_CONFIGURATION = "io.github.lockable.autoconfigure.Boot3LockDirectoryHealthConfiguration";
+
+	private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
+	}
+
+	@Override
+	public String[] selectImports(AnnotationMetadata importingClassMetadata) {
+		if (ClassUtils.isPresent(BOOT_4_HEALTH_INDICATOR, this.classLoader)) {
+			return new String[] { Boot4LockDirectoryHealthConfiguration.class.getName() };
+		}
+		if (ClassUtils.isPresent(BOOT_3_HEALTH_INDICATOR, this.classLoader)) {
+			return new String[] { BOOT_3_CONFIGURATION };
+		}
+		return new String[0];
+	}
+
+}
