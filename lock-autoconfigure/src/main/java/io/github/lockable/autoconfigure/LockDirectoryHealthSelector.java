@@ -29,11 +29,13 @@ class LockDirectoryHealthSelector implements ImportSelector, BeanClassLoaderAwar
 
 	@Override
 	public String[] selectImports(AnnotationMetadata importingClassMetadata) {
-		if (ClassUtils.isPresent(BOOT_4_HEALTH_INDICATOR, this.classLoader)) {
-			return new String[] { Boot4LockDirectoryHealthConfiguration.class.getName() };
-		}
+		// Boot 3 first: Boot 4 has no class of that name, while Boot 4's health jar may sit on a
+		// Boot 3 class path without the rest of Boot 4 (as on this project's own build).
 		if (ClassUtils.isPresent(BOOT_3_HEALTH_INDICATOR, this.classLoader)) {
 			return new String[] { BOOT_3_CONFIGURATION };
+		}
+		if (ClassUtils.isPresent(BOOT_4_HEALTH_INDICATOR, this.classLoader)) {
+			return new String[] { Boot4LockDirectoryHealthConfiguration.class.getName() };
 		}
 		return new String[0];
 	}

@@ -1,6 +1,9 @@
 package io.github.lockable.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -74,7 +77,9 @@ class LockableEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void fileStoreHasAHealthIndicatorNamedLockable(@TempDir Path directory) {
+	void fileStoreHasAHealthIndicatorNamedLockable(@TempDir Path directory) throws IOException {
+		Files.createDirectory(directory.resolve("locks"),
+				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 		this.runner.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"))
 			.run((context) -> {
 				assertThat(context).hasBean("lockableHealthIndicator");
@@ -107,7 +112,9 @@ class LockableEndpointAutoConfigurationTests {
 
 	@Test
 	void noHealthIndicatorWithoutTheHealthApi(@TempDir Path directory) {
-		this.runner.withClassLoader(new FilteredClassLoader(BootLine.HEALTH_INDICATOR))
+		this.runner
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate.health.",
+					"org.springframework.boot.health."))
 			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"),
 					"management.endpoints.web.exposure.include=lockable")
 			.run((context) -> assertThat(context).hasNotFailed()

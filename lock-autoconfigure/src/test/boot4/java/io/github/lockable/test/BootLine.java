@@ -24,9 +24,6 @@ public final class BootLine {
 	/** Actuator's health endpoint. */
 	public static final Class<?> HEALTH_ENDPOINT = HealthEndpoint.class;
 
-	/** Spring Boot's health indicator interface. */
-	public static final Class<?> HEALTH_INDICATOR = HealthIndicator.class;
-
 	private BootLine() {
 	}
 
