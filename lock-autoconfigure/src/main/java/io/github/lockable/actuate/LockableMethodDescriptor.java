@@ -2,10 +2,10 @@ package io.github.lockable.actuate;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.Lockable;
-
-import org.springframework.lang.Nullable;
 
 /**
  * How one {@link Lockable @Lockable} method locks, as worked out at startup: defaults and

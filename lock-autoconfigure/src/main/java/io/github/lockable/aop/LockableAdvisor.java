@@ -6,6 +6,7 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.Lockable;
@@ -24,7 +25,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
-import org.springframework.lang.Nullable;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -45,8 +45,7 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 
 	private final transient LockableMethodInterceptor interceptor;
 
-	@Nullable
-	private transient IntSupplier orderSupplier;
+	private transient @Nullable IntSupplier orderSupplier;
 
 	/**
 	 * Creates the advisor. Every collaborator is obtained on first use, so that creating the
