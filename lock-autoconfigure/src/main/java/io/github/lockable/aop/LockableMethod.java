@@ -8,7 +8,6 @@ import org.jspecify.annotations.Nullable;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
-import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 
 /**

@@ -21,7 +21,6 @@ import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
-import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
