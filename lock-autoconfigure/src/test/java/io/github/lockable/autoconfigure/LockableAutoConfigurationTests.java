@@ -250,7 +250,7 @@ class LockableAutoConfigurationTests {
 	}
 
 	@Test
-	void invalidPropertiesFailStartupUnderLazyInitialization() {
+	void invalidPropertiesFailStartupOfALazyApplicationWithALockableMethod() {
 		this.runner.withPropertyValues("lockable.store=memory", "lockable.default-ttl=0s")
 			.withInitializer((context) -> context
 				.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
