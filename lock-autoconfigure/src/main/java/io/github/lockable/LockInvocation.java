@@ -3,7 +3,7 @@ package io.github.lockable;
 import java.lang.reflect.Method;
 import java.util.List;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A call of a {@link Lockable} method, as a {@link LockKeyResolver} sees it.
@@ -24,9 +24,10 @@ public interface LockInvocation {
 
 	/**
 	 * The call's arguments, in declaration order.
-	 * @return an unmodifiable list of the arguments
+	 * @return an unmodifiable list of the arguments, {@code null} where the caller passed
+	 * {@code null}
 	 */
-	List<Object> arguments();
+	List<@Nullable Object> arguments();
 
 	/**
 	 * The argument of the named parameter. Parameter names come from the class file: compile
@@ -38,7 +39,6 @@ public interface LockInvocation {
 	 * @throws IllegalArgumentException if the method has no such parameter or its argument
 	 * is not of the given type
 	 */
-	@Nullable
-	<T> T argument(String parameterName, Class<T> type);
+	<T> @Nullable T argument(String parameterName, Class<T> type);
 
 }

@@ -22,7 +22,7 @@ public interface LockKeyResolver {
 	/**
 	 * Returns the resource part of the key for this call; the prefix is added for you.
 	 * @param invocation the call being locked
-	 * @return the resource part of the key
+	 * @return the resource part of the key; {@code null} is refused like an empty key
 	 */
 	String resolve(LockInvocation invocation);
 

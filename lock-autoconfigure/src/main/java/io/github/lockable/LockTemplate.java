@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Locks in code, for what an annotation cannot express: several keys, a number of keys
  * known only at run time, a release midway through the work. An auto-configured bean.
@@ -83,7 +85,8 @@ public interface LockTemplate {
 	 * @return the action's result
 	 * @throws LockConflictException if the lock was still held after {@code waitTime}
 	 */
-	default <T> T execute(String key, Duration ttl, Duration waitTime, Supplier<T> action) {
+	@SuppressWarnings("NullAway") // CONFLICT never skips: the result is the action's
+	default <T extends @Nullable Object> T execute(String key, Duration ttl, Duration waitTime, Supplier<T> action) {
 		return execute(key, ttl, waitTime, ConflictPolicy.CONFLICT, action);
 	}
 
@@ -101,6 +104,7 @@ public interface LockTemplate {
 	 * @param action the work
 	 * @return the action's result, or {@code null} when skipped
 	 */
-	<T> T execute(String key, Duration ttl, Duration waitTime, ConflictPolicy policy, Supplier<T> action);
+	<T extends @Nullable Object> @Nullable T execute(String key, Duration ttl, Duration waitTime, ConflictPolicy policy,
+			Supplier<T> action);
 
 }

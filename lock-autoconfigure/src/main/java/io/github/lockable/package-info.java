@@ -3,7 +3,7 @@
  * {@link io.github.lockable.LockKeyResolver} bean per kind of key, and the exceptions a
  * locked method throws instead of running.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.lockable.Lockable;
+import io.github.lockable.aop.LockableMethodDescriptor;
 import io.github.lockable.core.HeldLocks.HeldLockInfo;
 import io.github.lockable.core.LockManager;
 

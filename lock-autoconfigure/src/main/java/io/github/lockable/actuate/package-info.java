@@ -3,7 +3,7 @@
  * {@code @Lockable} methods, the store and the locks this instance holds, and the health
  * of the file store's directory.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.actuate;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

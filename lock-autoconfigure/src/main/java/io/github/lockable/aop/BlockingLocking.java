@@ -3,6 +3,7 @@ package io.github.lockable.aop;
 import java.util.Optional;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
@@ -27,7 +28,7 @@ final class BlockingLocking {
 		this.support = support;
 	}
 
-	Object invoke(MethodInvocation invocation, LockableMethod method) throws Throwable {
+	@Nullable Object invoke(MethodInvocation invocation, LockableMethod method) throws Throwable {
 		String key = this.support.key(invocation, method);
 		Decision decision = this.support.decide(method, key,
 				this.support.lockManager().acquire(key, method.ttl(), method.waitTime()));
@@ -43,8 +44,8 @@ final class BlockingLocking {
 		return invocation.proceed();
 	}
 
-	private Object runLocked(MethodInvocation invocation, LockableMethod method, String key, LockHandle handle)
-			throws Throwable {
+	private @Nullable Object runLocked(MethodInvocation invocation, LockableMethod method, String key,
+			LockHandle handle) throws Throwable {
 		LockedCall call = null;
 		CallerTransactionRelease afterTransaction = null;
 		Throwable failure = null;

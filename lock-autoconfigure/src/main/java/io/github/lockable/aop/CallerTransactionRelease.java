@@ -1,9 +1,9 @@
 package io.github.lockable.aop;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.lang.Nullable;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -19,8 +19,7 @@ final class CallerTransactionRelease implements TransactionSynchronization {
 
 	private final LockedCall call;
 
-	@Nullable
-	private volatile Throwable failure;
+	private volatile @Nullable Throwable failure;
 
 	private CallerTransactionRelease(LockedCall call) {
 		this.call = call;
@@ -30,8 +29,7 @@ final class CallerTransactionRelease implements TransactionSynchronization {
 	 * Defers the release to the end of the current transaction, if synchronization is active.
 	 * @return the deferred release, or {@code null} when the caller should release on return
 	 */
-	@Nullable
-	static CallerTransactionRelease registerIfActive(LockedCall call, LockableMethod method, String key) {
+	static @Nullable CallerTransactionRelease registerIfActive(LockedCall call, LockableMethod method, String key) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			return null;
 		}

@@ -5,11 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
-
-import org.springframework.lang.Nullable;
 
 /**
  * Locking for methods that return a {@link CompletableFuture} or {@link CompletionStage}.

@@ -2,6 +2,7 @@ package io.github.lockable.aop;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -11,8 +12,6 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStoreException;
-
-import org.springframework.lang.Nullable;
 
 /**
  * One log event per lock attempt, on the {@value #CATEGORY} logger, with structured fields

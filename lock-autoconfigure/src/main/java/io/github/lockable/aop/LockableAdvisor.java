@@ -1,15 +1,18 @@
 package io.github.lockable.aop;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
 
+import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.Lockable;
-import io.github.lockable.actuate.LockableMethodDescriptor;
+import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
@@ -24,7 +27,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
-import org.springframework.lang.Nullable;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -45,14 +47,16 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 
 	private final transient LockableMethodInterceptor interceptor;
 
-	@Nullable
-	private transient IntSupplier orderSupplier;
+	private transient @Nullable IntSupplier orderSupplier;
 
 	/**
 	 * Creates the advisor. Every collaborator is obtained on first use, so that creating the
 	 * advisor, which happens while bean post-processors are still being registered, creates
 	 * no other bean early.
-	 * @param defaults what an annotation leaves empty, and the store failure policy
+	 * @param defaultTtl the TTL of a method whose annotation leaves it empty
+	 * @param defaultConflictPolicy what {@link ConflictPolicy#DEFAULT}
+	 * means; never {@code DEFAULT} itself
+	 * @param storeFailure what a method does when the store does not answer
 	 * @param keys the key rules, for static keys at startup and resolved keys per call
 	 * @param lockManager the lock manager, so that the advisor can be created before the
 	 * store and its connection
@@ -60,9 +64,11 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 	 * the store answered asynchronously
 	 * @param renewals renews the locks of methods with {@code renew = true}
 	 */
-	public LockableAdvisor(Supplier<LockDefaults> defaults, Supplier<LockKeys> keys, Supplier<LockManager> lockManager,
+	public LockableAdvisor(Supplier<Duration> defaultTtl, Supplier<ConflictPolicy> defaultConflictPolicy,
+			Supplier<StoreFailurePolicy> storeFailure, Supplier<LockKeys> keys, Supplier<LockManager> lockManager,
 			Supplier<Executor> continuations, Supplier<LockRenewals> renewals) {
-		SingletonSupplier<LockDefaults> lockDefaults = SingletonSupplier.of(defaults);
+		SingletonSupplier<LockDefaults> lockDefaults = SingletonSupplier
+			.of(() -> new LockDefaults(defaultTtl.get(), defaultConflictPolicy.get(), storeFailure.get()));
 		this.methods = new LockableMethods(lockDefaults, SingletonSupplier.of(keys));
 		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
 				() -> lockDefaults.obtain().storeFailure(), continuations, renewals));

@@ -3,13 +3,12 @@ package io.github.lockable.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
-import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
-
-import org.springframework.lang.Nullable;
 
 /**
  * Everything the advice needs about one {@code @Lockable} method, worked out once at
@@ -21,18 +20,14 @@ final class LockableMethod {
 
 	private final String description;
 
-	@Nullable
-	private final String staticKey;
+	private final @Nullable String staticKey;
 
 	/** The static key without its prefix, worked out once. */
-	@Nullable
-	private final String staticPart;
+	private final @Nullable String staticPart;
 
-	@Nullable
-	private final LockKeyResolver resolver;
+	private final @Nullable LockKeyResolver resolver;
 
-	@Nullable
-	private final String resolverName;
+	private final @Nullable String resolverName;
 
 	private final LockKeys keys;
 
@@ -46,14 +41,13 @@ final class LockableMethod {
 
 	private final ReturnKind returnKind;
 
-	@Nullable
-	private final String[] parameterNames;
+	private final String @Nullable [] parameterNames;
 
 	private final StoreOutage storeOutage = new StoreOutage(StoreOutage.DEFAULT_SUMMARY_INTERVAL);
 
 	LockableMethod(Method method, String description, @Nullable String staticKey, @Nullable LockKeyResolver resolver,
 			@Nullable String resolverName, LockKeys keys, Duration ttl, Duration waitTime, boolean renew, ConflictPolicy conflictPolicy,
-			ReturnKind returnKind, @Nullable String[] parameterNames) {
+			ReturnKind returnKind, String @Nullable [] parameterNames) {
 		this.method = method;
 		this.description = description;
 		this.staticKey = staticKey;
@@ -73,7 +67,7 @@ final class LockableMethod {
 	 * The key of one call: the static key, or the resolver's part, checked and prefixed.
 	 * @throws InvalidLockKeyException if the resolver's part breaks the key rules
 	 */
-	String key(Object target, Object[] arguments) {
+	String key(Object target, @Nullable Object[] arguments) {
 		if (this.staticKey != null) {
 			return this.staticKey;
 		}
@@ -121,8 +115,7 @@ final class LockableMethod {
 		return this.returnKind;
 	}
 
-	@Nullable
-	String[] parameterNames() {
+	String @Nullable [] parameterNames() {
 		return this.parameterNames;
 	}
 

@@ -2,6 +2,7 @@ package io.github.lockable.aop;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The advice around every {@code @Lockable} method: resolve the key, acquire, run, release.
@@ -16,7 +17,7 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 	private final FutureLocking futures;
 
 	/** Null without Reactor on the class path, where no method is of the Mono kind. */
-	private final ReactiveLocking reactive;
+	private final @Nullable ReactiveLocking reactive;
 
 	LockableMethodInterceptor(LockableMethods methods, LockingSupport support) {
 		this.methods = methods;
@@ -26,7 +27,7 @@ final class LockableMethodInterceptor implements MethodInterceptor {
 	}
 
 	@Override
-	public Object invoke(MethodInvocation invocation) throws Throwable {
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		LockableMethod method = this.methods.get(invocation.getMethod(), invocation.getThis());
 		return switch (method.returnKind()) {
 			case COMPLETION_STAGE -> this.futures.invoke(invocation, method);

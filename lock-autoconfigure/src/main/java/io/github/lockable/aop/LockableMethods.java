@@ -15,11 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
-import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
@@ -37,7 +38,6 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.Environment;
-import org.springframework.lang.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -65,11 +65,9 @@ final class LockableMethods {
 	/** Definitions by the method a proxy reports and the target's class: the per-call lookup. */
 	private final Map<MethodClassKey, LockableMethod> byCall = new ConcurrentHashMap<>();
 
-	@Nullable
-	private ConfigurableListableBeanFactory beanFactory;
+	private @Nullable ConfigurableListableBeanFactory beanFactory;
 
-	@Nullable
-	private Environment environment;
+	private @Nullable Environment environment;
 
 	LockableMethods(SingletonSupplier<LockDefaults> defaults, SingletonSupplier<LockKeys> keys) {
 		this.defaults = defaults;
@@ -188,8 +186,8 @@ final class LockableMethods {
 		return (raced != null) ? raced : definition;
 	}
 
-	@Nullable
-	private LockableMethod define(Method method, Class<?> targetClass, Lockable annotation, List<String> problems) {
+	private @Nullable LockableMethod define(Method method, Class<?> targetClass, Lockable annotation,
+			List<String> problems) {
 		String description = describe(method, targetClass);
 		int problemsBefore = problems.size();
 		boolean hasKey = !annotation.key().isEmpty();
@@ -226,8 +224,7 @@ final class LockableMethods {
 				waitTime, annotation.renew(), policy, ReturnKind.of(method), this.parameterNames.getParameterNames(method));
 	}
 
-	@Nullable
-	private LockKeyResolver resolver(String name, String description, List<String> problems) {
+	private @Nullable LockKeyResolver resolver(String name, String description, List<String> problems) {
 		ConfigurableListableBeanFactory factory = this.beanFactory;
 		if (factory != null && factory.containsBean(name) && factory.isTypeMatch(name, LockKeyResolver.class)) {
 			return factory.getBean(name, LockKeyResolver.class);
@@ -245,8 +242,7 @@ final class LockableMethods {
 		return null;
 	}
 
-	@Nullable
-	private Duration duration(String attribute, String declared, long minimumMillis, String description,
+	private @Nullable Duration duration(String attribute, String declared, long minimumMillis, String description,
 			List<String> problems) {
 		String value;
 		try {
@@ -324,8 +320,7 @@ final class LockableMethods {
 		}
 	}
 
-	@Nullable
-	private static String streamingType(Method method) {
+	private static @Nullable String streamingType(Method method) {
 		Class<?> returnType = method.getReturnType();
 		if (ReturnKind.of(method) == ReturnKind.MONO) {
 			return null;
@@ -352,8 +347,7 @@ final class LockableMethods {
 		return false;
 	}
 
-	@Nullable
-	private static Class<?> loadIfPresent(String className, @Nullable ClassLoader classLoader) {
+	private static @Nullable Class<?> loadIfPresent(String className, @Nullable ClassLoader classLoader) {
 		try {
 			return ClassUtils.forName(className, classLoader);
 		}

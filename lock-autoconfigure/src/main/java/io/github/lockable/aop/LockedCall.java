@@ -2,11 +2,11 @@ package io.github.lockable.aop;
 
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.HeldLock;
 import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.core.LockRenewals.Renewal;
-
-import org.springframework.lang.Nullable;
 
 /**
  * One call that holds its lock: the lock the method sees through
@@ -23,8 +23,7 @@ final class LockedCall {
 
 	private final DefaultHeldLock lock;
 
-	@Nullable
-	private final Renewal renewal;
+	private final @Nullable Renewal renewal;
 
 	LockedCall(LockingSupport support, LockableMethod method, String key, DefaultHeldLock lock,
 			@Nullable Renewal renewal) {

@@ -25,7 +25,7 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -229,8 +229,7 @@ final class LockingSupport {
 				: new LockStoreException("Lock store failed: " + error, error));
 	}
 
-	@Nullable
-	static Throwable unwrap(@Nullable Throwable error) {
+	static @Nullable Throwable unwrap(@Nullable Throwable error) {
 		return (error instanceof CompletionException && error.getCause() != null) ? error.getCause() : error;
 	}
 

@@ -1,5 +1,7 @@
 package io.github.lockable.aop;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.LockContext;
 import io.github.lockable.LockLostException;
 import io.github.lockable.core.DefaultHeldLock;
@@ -28,7 +30,7 @@ public final class LostLockRollback implements TransactionExecutionListener {
 	}
 
 	@Override
-	public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
+	public void afterBegin(TransactionExecution transaction, @Nullable Throwable beginFailure) {
 		if (beginFailure != null || !transaction.isNewTransaction()
 				|| !TransactionSynchronizationManager.isSynchronizationActive()) {
 			return;

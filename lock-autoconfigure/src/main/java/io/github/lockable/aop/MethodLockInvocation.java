@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.LockInvocation;
 
 import org.springframework.util.ClassUtils;
@@ -19,9 +21,9 @@ final class MethodLockInvocation implements LockInvocation {
 
 	private final Object target;
 
-	private final Object[] arguments;
+	private final @Nullable Object[] arguments;
 
-	MethodLockInvocation(LockableMethod definition, Object target, Object[] arguments) {
+	MethodLockInvocation(LockableMethod definition, Object target, @Nullable Object[] arguments) {
 		this.definition = definition;
 		this.target = target;
 		this.arguments = arguments;
@@ -38,12 +40,12 @@ final class MethodLockInvocation implements LockInvocation {
 	}
 
 	@Override
-	public List<Object> arguments() {
+	public List<@Nullable Object> arguments() {
 		return Collections.unmodifiableList(Arrays.asList(this.arguments));
 	}
 
 	@Override
-	public <T> T argument(String parameterName, Class<T> type) {
+	public <T> @Nullable T argument(String parameterName, Class<T> type) {
 		String[] names = this.definition.parameterNames();
 		if (names == null) {
 			throw new IllegalArgumentException("Parameter names of " + this.definition.description()

@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
@@ -11,7 +12,6 @@ import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.lang.Nullable;
 
 /**
  * Locking for methods that return a {@link Mono}, and for Kotlin suspend functions, which
@@ -95,7 +95,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 	 * Calls the method for one subscription. A proxy's invocation can proceed only once, so
 	 * every subscription proceeds on its own copy.
 	 */
-	private static Object proceed(MethodInvocation invocation) throws Throwable {
+	private static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
 		if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
 			return proxyInvocation.invocableClone().proceed();
 		}

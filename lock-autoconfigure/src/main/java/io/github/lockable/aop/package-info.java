@@ -2,7 +2,7 @@
  * The advice that runs {@link io.github.lockable.Lockable} methods under a lock, and the
  * startup check of their declarations.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.aop;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

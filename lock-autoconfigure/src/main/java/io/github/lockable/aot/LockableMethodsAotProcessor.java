@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.Lockable;
 
 import org.springframework.aot.hint.ExecutableMode;
@@ -14,7 +16,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
-import org.springframework.lang.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -26,8 +27,8 @@ import org.springframework.util.ClassUtils;
 final class LockableMethodsAotProcessor implements BeanFactoryInitializationAotProcessor {
 
 	@Override
-	@Nullable
-	public BeanFactoryInitializationAotContribution processAheadOfTime(ConfigurableListableBeanFactory beanFactory) {
+	public @Nullable BeanFactoryInitializationAotContribution processAheadOfTime(
+			ConfigurableListableBeanFactory beanFactory) {
 		Set<Method> methods = new LinkedHashSet<>();
 		Set<Class<?>> inspected = new LinkedHashSet<>();
 		for (String beanName : beanFactory.getBeanDefinitionNames()) {

@@ -1,7 +1,7 @@
 /**
  * Ahead-of-time processing: the hints a native image needs for {@code @Lockable} methods.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.aot;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

@@ -3,6 +3,8 @@ package io.github.lockable.autoconfigure;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.file.FileLockStore;
@@ -16,7 +18,6 @@ import org.springframework.boot.info.GitProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-import org.springframework.lang.Nullable;
 
 /**
  * The file store: lock files in {@code lockable.file.directory}, for several processes on
@@ -55,8 +56,8 @@ class FileLockStoreConfiguration {
 		}
 	}
 
-	@Nullable
-	static String version(@Nullable BuildProperties build, @Nullable GitProperties git, Environment environment) {
+	static @Nullable String version(@Nullable BuildProperties build, @Nullable GitProperties git,
+			Environment environment) {
 		String version = (build != null) ? build.getVersion() : environment.getProperty("spring.application.version");
 		String commit = (git != null) ? git.getShortCommitId() : null;
 		if (version != null && commit != null) {

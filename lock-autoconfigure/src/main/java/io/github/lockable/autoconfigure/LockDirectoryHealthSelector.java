@@ -1,5 +1,7 @@
 package io.github.lockable.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.context.annotation.ImportSelector;
 import org.springframework.core.type.AnnotationMetadata;
@@ -20,7 +22,7 @@ class LockDirectoryHealthSelector implements ImportSelector, BeanClassLoaderAwar
 
 	private static final String BOOT_3_CONFIGURATION = "io.github.lockable.autoconfigure.Boot3LockDirectoryHealthConfiguration";
 
-	private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+	private @Nullable ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
 
 	@Override
 	public void setBeanClassLoader(ClassLoader classLoader) {

@@ -6,7 +6,6 @@ import java.util.concurrent.ForkJoinPool;
 
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
-import io.github.lockable.aop.LockDefaults;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.aop.LostLockRollback;
@@ -103,15 +102,11 @@ public class LockableAutoConfiguration {
 	static LockableAdvisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
 			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager,
 			ObjectProvider<LockRenewals> renewals, BeanFactory beanFactory) {
-		LockableAdvisor advisor = new LockableAdvisor(() -> defaults(properties.getObject()), keys::getObject,
-				lockManager::getObject, () -> continuations(beanFactory), renewals::getObject);
+		LockableAdvisor advisor = new LockableAdvisor(() -> properties.getObject().getDefaultTtl(),
+				() -> properties.getObject().getDefaultConflictPolicy(), () -> properties.getObject().getStoreFailure(),
+				keys::getObject, lockManager::getObject, () -> continuations(beanFactory), renewals::getObject);
 		advisor.setOrder(() -> properties.getObject().getOrder());
 		return advisor;
-	}
-
-	private static LockDefaults defaults(LockableProperties properties) {
-		return new LockDefaults(properties.getDefaultTtl(), properties.getDefaultConflictPolicy(),
-				properties.getStoreFailure());
 	}
 
 	/**

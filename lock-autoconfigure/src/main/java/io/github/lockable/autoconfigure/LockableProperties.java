@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.StoreFailurePolicy;
@@ -260,20 +262,18 @@ public class LockableProperties implements InitializingBean {
 		 * job's output directory. Refused if owned by another user, writable by group or
 		 * others, or reached through another user's symbolic link.
 		 */
-		@org.springframework.lang.Nullable
-		private Path directory;
+		private @Nullable Path directory;
 
 		/**
 		 * The lock directory; there is no default, as no directory is shared by every way
 		 * to run processes on one host.
 		 * @return the directory, or {@code null} if not set
 		 */
-		@org.springframework.lang.Nullable
-		public Path getDirectory() {
+		public @Nullable Path getDirectory() {
 			return this.directory;
 		}
 
-		public void setDirectory(@org.springframework.lang.Nullable Path directory) {
+		public void setDirectory(@Nullable Path directory) {
 			this.directory = directory;
 		}
 

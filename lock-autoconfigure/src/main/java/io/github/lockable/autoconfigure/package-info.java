@@ -1,7 +1,7 @@
 /**
  * Auto-configuration of Lockable: the one place that knows every part and wires them.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.autoconfigure;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

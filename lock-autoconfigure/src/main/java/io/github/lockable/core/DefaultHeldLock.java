@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
-
-import org.springframework.lang.Nullable;
 
 /**
  * A {@link HeldLock} over the store's handles, one per key, in the same order as the keys.
@@ -31,8 +31,7 @@ public final class DefaultHeldLock implements HeldLock {
 
 	private volatile boolean lost;
 
-	@Nullable
-	private volatile LockRenewals.Renewal renewal;
+	private volatile LockRenewals.@Nullable Renewal renewal;
 
 	/**
 	 * Creates a lock over granted handles.

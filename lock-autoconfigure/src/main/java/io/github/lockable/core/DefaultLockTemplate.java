@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -127,7 +128,8 @@ public final class DefaultLockTemplate implements LockTemplate {
 	}
 
 	@Override
-	public <T> T execute(String key, Duration ttl, Duration waitTime, ConflictPolicy policy, Supplier<T> action) {
+	public <T extends @Nullable Object> @Nullable T execute(String key, Duration ttl, Duration waitTime,
+			ConflictPolicy policy, Supplier<T> action) {
 		ConflictPolicy effective = (policy == ConflictPolicy.DEFAULT) ? this.defaultPolicy : policy;
 		AcquireResult result = this.manager.acquire(fullKey(key), ttl, waitTime);
 		if (result instanceof AcquireResult.Acquired acquired) {

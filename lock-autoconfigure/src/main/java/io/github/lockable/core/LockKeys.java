@@ -1,6 +1,6 @@
 package io.github.lockable.core;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The key rules: a full key is {@code <prefix>:<part>}, and a part is 1 to
@@ -72,13 +72,11 @@ public final class LockKeys {
 	 * @return {@code null} when it obeys the rules, otherwise a phrase such as "is 230
 	 * characters long, more than the 200 allowed"
 	 */
-	@Nullable
-	public String problem(@Nullable String part) {
+	public @Nullable String problem(@Nullable String part) {
 		return problem(part, this.maxLength);
 	}
 
-	@Nullable
-	static String problem(@Nullable String part, int maxLength) {
+	static @Nullable String problem(@Nullable String part, int maxLength) {
 		if (part == null) {
 			return "is null";
 		}

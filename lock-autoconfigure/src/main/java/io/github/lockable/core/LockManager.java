@@ -17,7 +17,7 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Takes and gives back locks on a {@link LockStore}, and says what went wrong: a lock that
@@ -147,8 +147,7 @@ public class LockManager {
 	 * out, or the wait ends, whichever is first; a release wakes the waiter sooner.
 	 * @return the pause, or {@code null} when the attempt's result is final
 	 */
-	@Nullable
-	private static Duration pauseAfter(AcquireResult result, long deadline) {
+	private static @Nullable Duration pauseAfter(AcquireResult result, long deadline) {
 		long remaining = deadline - System.nanoTime();
 		if (!(result instanceof AcquireResult.Held held) || remaining <= 0) {
 			return null;

@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +84,7 @@ public final class LockRenewals implements AutoCloseable {
 
 		private final AtomicBoolean stopped = new AtomicBoolean();
 
-		private volatile ScheduledFuture<?> next;
+		private volatile @Nullable ScheduledFuture<?> next;
 
 		Renewal(LockHandle handle, Duration ttl, Runnable lost) {
 			this.handle = handle;

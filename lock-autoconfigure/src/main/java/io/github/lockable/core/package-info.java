@@ -2,7 +2,7 @@
  * The lock manager: key rules, the store call, release with TTL warnings, and metrics
  * hooks. It knows the store SPI only.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.core;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

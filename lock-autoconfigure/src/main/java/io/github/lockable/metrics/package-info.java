@@ -1,7 +1,7 @@
 /**
  * Lock metrics on Micrometer.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.metrics;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

@@ -3,7 +3,7 @@ package io.github.lockable.store;
 import java.time.Duration;
 import java.util.Objects;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer of {@link LockStore#acquire(LockRequest)}: exactly one of acquired, held by

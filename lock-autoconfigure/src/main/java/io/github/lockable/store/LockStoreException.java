@@ -1,6 +1,6 @@
 package io.github.lockable.store;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock store did not answer: unreachable, slower than its timeout, or broken. Its

@@ -8,7 +8,7 @@
  * (with the holder's remaining TTL), or a store failure. Every store passes the same
  * contract test suite.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.store;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

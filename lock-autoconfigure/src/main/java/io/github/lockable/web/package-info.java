@@ -1,7 +1,7 @@
 /**
  * The web adapter: Lockable's exceptions as {@code application/problem+json}.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.web;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

@@ -33,9 +33,8 @@ class ValidationBeforeLockPostProcessorTests {
 
 	private final ValidationBeforeLockPostProcessor postProcessor = new ValidationBeforeLockPostProcessor();
 
-	private final Advisor lock = new LockableAdvisor(
-			() -> new LockDefaults(Duration.ofSeconds(30), ConflictPolicy.CONFLICT, StoreFailurePolicy.FAIL),
-			() -> new LockKeys("lock", 200), LockableAdvisorCollaborators::unexpected,
+	private final Advisor lock = new LockableAdvisor(() -> Duration.ofSeconds(30), () -> ConflictPolicy.CONFLICT,
+			() -> StoreFailurePolicy.FAIL, () -> new LockKeys("lock", 200), LockableAdvisorCollaborators::unexpected,
 			LockableAdvisorCollaborators::unexpected, LockableAdvisorCollaborators::unexpected);
 
 	private final Advisor validation = new DefaultPointcutAdvisor(new MethodValidationInterceptor());

@@ -14,11 +14,15 @@ import reactor.core.publisher.Flux;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockKeyResolver;
+import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.DefaultLockTemplate;
 import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockRenewals;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
@@ -27,6 +31,7 @@ import io.github.lockable.test.BootLine;
 import io.github.lockable.web.LockableExceptionHandler;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -217,6 +222,39 @@ class LockableAutoConfigurationTests {
 	void invalidPropertiesFailStartupEvenWithTheApplicationsOwnBeans() {
 		this.runner.withPropertyValues("lockable.store=memory", "lockable.default-ttl=0s")
 			.withBean(LockKeys.class, () -> new LockKeys("mine", 100))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(rootCause(context.getStartupFailure()).getProblems())
+					.containsExactly("lockable.default-ttl must be positive (at least 1ms), was PT0S");
+			});
+	}
+
+	@Test
+	void invalidPropertiesFailStartupWhenTheApplicationDefinesEveryBeanThatReadsThem() {
+		this.runner.withPropertyValues("lockable.default-ttl=0s", "lockable.default-conflict-policy=default")
+			.withBean(LockStore.class, MemoryLockStore::new)
+			.withBean(LockKeys.class, () -> new LockKeys("mine", 100))
+			.withBean(LockMetrics.class, () -> LockMetrics.NONE)
+			.withBean(LockRenewals.class, () -> new LockRenewals(LockMetrics.NONE))
+			.withBean(LockManager.class, () -> new LockManager(new MemoryLockStore(), 0.5, LockMetrics.NONE))
+			.withBean(LockTemplate.class,
+					() -> new DefaultLockTemplate(new LockManager(new MemoryLockStore(), 0.5, LockMetrics.NONE),
+							new LockKeys("mine", 100), new LockRenewals(LockMetrics.NONE), ConflictPolicy.SKIP, false))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(rootCause(context.getStartupFailure()).getProblems()).containsExactly(
+						"lockable.default-ttl must be positive (at least 1ms), was PT0S",
+						"lockable.default-conflict-policy must be conflict, locked, too-many-requests or skip, "
+								+ "was DEFAULT");
+			});
+	}
+
+	@Test
+	void invalidPropertiesFailStartupOfALazyApplicationWithALockableMethod() {
+		this.runner.withPropertyValues("lockable.store=memory", "lockable.default-ttl=0s")
+			.withInitializer((context) -> context
+				.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+			.withUserConfiguration(JobConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(rootCause(context.getStartupFailure()).getProblems())

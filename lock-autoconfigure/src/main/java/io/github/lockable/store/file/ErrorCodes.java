@@ -14,9 +14,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.lockable.store.LockStoreException;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.lang.Nullable;
+import io.github.lockable.store.LockStoreException;
 
 /**
  * The errno name of a failed file operation, for {@link LockStoreException#getCode()}.
@@ -80,8 +80,7 @@ final class ErrorCodes {
 		return code;
 	}
 
-	@Nullable
-	private static String ofType(IOException ex) {
+	private static @Nullable String ofType(IOException ex) {
 		for (Map.Entry<Class<? extends IOException>, String> entry : TYPED.entrySet()) {
 			if (entry.getKey().isInstance(ex)) {
 				return entry.getValue();
@@ -90,8 +89,7 @@ final class ErrorCodes {
 		return null;
 	}
 
-	@Nullable
-	private static String find(Map<String, String> codeByText, String message) {
+	private static @Nullable String find(Map<String, String> codeByText, String message) {
 		for (Map.Entry<String, String> entry : codeByText.entrySet()) {
 			if (message.contains(entry.getKey())) {
 				return entry.getValue();

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +33,6 @@ import io.github.lockable.store.ReleaseWaiters;
 import io.github.lockable.store.file.LockFileState.Present;
 import io.github.lockable.store.file.LockFileState.Unreadable;
 import io.github.lockable.store.file.LockGuard.GuardTimeoutException;
-
-import org.springframework.lang.Nullable;
 
 /**
  * A {@link LockStore} of lock files in one directory, for several processes on one host
@@ -115,8 +114,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 
 	private final Path directory;
 
-	@Nullable
-	private final String version;
+	private final @Nullable String version;
 
 	private final FileStoreOptions options;
 
@@ -134,8 +132,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 
 	private final PollBackoff backoff = new PollBackoff();
 
-	@Nullable
-	private volatile LockDirectory prepared;
+	private volatile @Nullable LockDirectory prepared;
 
 	/**
 	 * Creates a store of lock files in a directory, created when first needed.

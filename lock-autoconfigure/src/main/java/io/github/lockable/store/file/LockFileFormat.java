@@ -5,8 +5,9 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.json.JsonWriter;
-import org.springframework.lang.Nullable;
 
 /**
  * Writes and reads the content of a lock file: one small, flat JSON object of strings,
@@ -116,20 +117,17 @@ final class LockFileFormat {
 		}
 	}
 
-	@Nullable
-	private static String string(Map<String, Object> fields, String name, boolean required)
+	private static @Nullable String string(Map<String, Object> fields, String name, boolean required)
 			throws MalformedLockFileException {
 		return value(fields, name, String.class, required);
 	}
 
-	@Nullable
-	private static Long number(Map<String, Object> fields, String name, boolean required)
+	private static @Nullable Long number(Map<String, Object> fields, String name, boolean required)
 			throws MalformedLockFileException {
 		return value(fields, name, Long.class, required);
 	}
 
-	@Nullable
-	private static <T> T value(Map<String, Object> fields, String name, Class<T> type, boolean required)
+	private static <T> @Nullable T value(Map<String, Object> fields, String name, Class<T> type, boolean required)
 			throws MalformedLockFileException {
 		Object value = fields.get(name);
 		if (value == null) {
@@ -188,8 +186,7 @@ final class LockFileFormat {
 			return fields;
 		}
 
-		@Nullable
-		private Object value() throws MalformedLockFileException {
+		private @Nullable Object value() throws MalformedLockFileException {
 			char c = peek();
 			if (c == '"') {
 				return string();

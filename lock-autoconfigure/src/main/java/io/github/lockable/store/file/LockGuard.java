@@ -18,10 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import org.springframework.lang.Nullable;
 
 /**
  * Serializes every change of one lock file among all threads and processes of the host,
@@ -77,8 +76,7 @@ final class LockGuard {
 
 	private volatile SlotRelease slotRelease = SlotRelease.OS;
 
-	@Nullable
-	private volatile OpenGuard open;
+	private volatile @Nullable OpenGuard open;
 
 	private LockGuard(Path directory) {
 		this.file = directory.resolve(FILE_NAME);
@@ -341,8 +339,7 @@ final class LockGuard {
 	 * The guard file's key, {@link #ABSENT} if there is no such file, or {@code null} if
 	 * the file system has no file keys.
 	 */
-	@Nullable
-	private Object fileKey() throws IOException {
+	private @Nullable Object fileKey() throws IOException {
 		try {
 			return Files.readAttributes(this.file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
 		}

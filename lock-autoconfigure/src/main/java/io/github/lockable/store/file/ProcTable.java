@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-import io.github.lockable.store.file.ProcessIdentity.ProcStat;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.lang.Nullable;
+import io.github.lockable.store.file.ProcessIdentity.ProcStat;
 
 /**
  * The kernel's process table as a {@code /proc} file system shows it to this process.
@@ -32,8 +32,7 @@ final class ProcTable {
 
 	private final Path root;
 
-	@Nullable
-	private volatile Boolean showsEveryProcess;
+	private volatile @Nullable Boolean showsEveryProcess;
 
 	ProcTable(Path root) {
 		this.root = root.toAbsolutePath().normalize();
@@ -49,8 +48,7 @@ final class ProcTable {
 	 * @return its fields, or {@code null} if this table has no such pid
 	 * @throws IOException if the table cannot be read
 	 */
-	@Nullable
-	ProcStat stat(long pid) throws IOException {
+	@Nullable ProcStat stat(long pid) throws IOException {
 		try {
 			return ProcStat.parse(Files.readString(this.root.resolve(Long.toString(pid)).resolve("stat"),
 					StandardCharsets.UTF_8));
@@ -129,8 +127,7 @@ final class ProcTable {
 	 * The effective user id in {@code self/status}.
 	 * @return the user id, or {@code null} if unknown
 	 */
-	@Nullable
-	Long effectiveUid() {
+	@Nullable Long effectiveUid() {
 		try {
 			for (String line : Files.readAllLines(this.root.resolve("self/status"), StandardCharsets.UTF_8)) {
 				if (line.startsWith("Uid:")) {

@@ -8,7 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who holds a lock: a process on a host, precise enough to tell, on Linux, whether that
@@ -135,8 +135,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 			}
 		}
 
-		@Nullable
-		private static String pidNamespace() {
+		private static @Nullable String pidNamespace() {
 			try {
 				return Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString();
 			}
@@ -145,8 +144,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 			}
 		}
 
-		@Nullable
-		private static Long startTicks(long pid) {
+		private static @Nullable Long startTicks(long pid) {
 			try {
 				return ProcStat.read(pid).startTicks();
 			}
@@ -155,8 +153,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 			}
 		}
 
-		@Nullable
-		private static String readLine(Path file) {
+		private static @Nullable String readLine(Path file) {
 			try {
 				return Files.readString(file, StandardCharsets.UTF_8).trim();
 			}

@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The C library's error messages as this process gets them, in whatever language its C
@@ -71,8 +71,7 @@ record SystemMessages(Map<String, String> texts) {
 		}
 	}
 
-	@Nullable
-	private static String message(Probe probe) {
+	private static @Nullable String message(Probe probe) {
 		try {
 			probe.run();
 			return null;

@@ -1,7 +1,7 @@
 /**
  * The file lock store: one host, several processes, no server.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.store.file;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

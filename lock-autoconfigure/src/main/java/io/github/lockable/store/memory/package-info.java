@@ -1,7 +1,7 @@
 /**
  * The in-memory lock store: one JVM.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.store.memory;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

@@ -3,12 +3,13 @@ package io.github.lockable.store.redis;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.store.LockStoreException;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.lang.Nullable;
 
 /**
  * The store's connection, opened off the callers' threads, at most one open at a time.
@@ -24,11 +25,10 @@ final class RedisConnections implements AutoCloseable {
 
 	private final Object monitor = new Object();
 
-	private volatile NativeConnection connection;
+	private volatile @Nullable NativeConnection connection;
 
 	/** The attempt in progress, or null; guarded by the monitor. */
-	@Nullable
-	private CompletableFuture<NativeConnection> opening;
+	private @Nullable CompletableFuture<NativeConnection> opening;
 
 	RedisConnections(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
@@ -38,8 +38,7 @@ final class RedisConnections implements AutoCloseable {
 	 * The open connection: one volatile read.
 	 * @return the connection, or null when none is open yet
 	 */
-	@Nullable
-	NativeConnection current() {
+	@Nullable NativeConnection current() {
 		return this.connection;
 	}
 

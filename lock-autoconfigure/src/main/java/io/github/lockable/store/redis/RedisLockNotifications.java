@@ -12,13 +12,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.ReleaseWaiters;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.lang.Nullable;
 
 /**
  * Waiters for the release of Redis locks, woken by the release script's message on the
@@ -51,8 +51,7 @@ final class RedisLockNotifications implements AutoCloseable {
 	private final Map<String, Channel> channels = new HashMap<>();
 
 	/** The open connection, or null; guarded by the monitor. */
-	@Nullable
-	private RedisSubscriber subscriber;
+	private @Nullable RedisSubscriber subscriber;
 
 	/** Whether a connection is being opened; guarded by the monitor. */
 	private boolean opening;
@@ -82,8 +81,7 @@ final class RedisLockNotifications implements AutoCloseable {
 		return "{" + key + SUFFIX;
 	}
 
-	@Nullable
-	private static String key(String channel) {
+	private static @Nullable String key(String channel) {
 		if (channel.length() <= 1 + SUFFIX.length() || channel.charAt(0) != '{' || !channel.endsWith(SUFFIX)) {
 			return null;
 		}
@@ -260,8 +258,7 @@ final class RedisLockNotifications implements AutoCloseable {
 		final CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
 		/** Where the subscription was sent, or null; guarded by the registry's monitor. */
-		@Nullable
-		RedisSubscriber subscriber;
+		@Nullable RedisSubscriber subscriber;
 
 		Channel(String key) {
 			this.key = key;

@@ -1,7 +1,7 @@
 /**
  * The Redis lock store, on the application's Lettuce connection.
  */
-@NonNullApi
+@NullMarked
 package io.github.lockable.store.redis;
 
-import org.springframework.lang.NonNullApi;
+import org.jspecify.annotations.NullMarked;

@@ -1,15 +1,16 @@
-package io.github.lockable.actuate;
+package io.github.lockable.aop;
 
 import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.Lockable;
 
-import org.springframework.lang.Nullable;
-
 /**
  * How one {@link Lockable @Lockable} method locks, as worked out at startup: defaults and
- * placeholders resolved. It holds no argument value.
+ * placeholders resolved. It holds no argument value. The {@code lockable} Actuator endpoint
+ * shows these; {@link LockableAdvisor#lockableMethods()} lists them.
  *
  * @param method the method, as {@code ClassName.method(ParameterTypes)}
  * @param key the full static key, or {@code null} when a resolver makes the key
