@@ -1,0 +1,43 @@
+package io.github.lockable.benchmarks;
+
+/**
+ * A lock library measured by {@link SideBySide}, used through its documented API against
+ * the benchmark's Redis server.
+ */
+interface Contender extends AutoCloseable {
+
+	/**
+	 * How the results name this contender.
+	 * @return the name, such as {@code Redisson RLock}
+	 */
+	String name();
+
+	/**
+	 * Prepares one thread's attempts on one key, as a user would hold on to a key name.
+	 * @param key the lock's name, as the library takes it
+	 * @param thread the index of the thread that will use the attempt, from 0
+	 * @return the attempt, used by that thread only
+	 */
+	Attempt on(String key, int thread);
+
+	@Override
+	default void close() throws Exception {
+	}
+
+	/**
+	 * One try-lock without waiting.
+	 */
+	@FunctionalInterface
+	interface Attempt {
+
+		/**
+		 * Tries once to take the lock; when taken, runs the section and releases the lock
+		 * at once.
+		 * @param section what runs while the lock is held
+		 * @return whether the lock was taken
+		 */
+		boolean tryOnce(Runnable section) throws Exception;
+
+	}
+
+}
