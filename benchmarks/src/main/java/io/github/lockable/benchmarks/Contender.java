@@ -25,6 +25,26 @@ interface Contender extends AutoCloseable {
 	}
 
 	/**
+	 * Runs the section while a lock is held and releases it on every exit.
+	 * @param taken whether the lock was taken
+	 * @param section what runs while the lock is held
+	 * @param release what releases the lock
+	 * @return {@code taken}
+	 */
+	static boolean runHolding(boolean taken, Runnable section, Runnable release) {
+		if (!taken) {
+			return false;
+		}
+		try {
+			section.run();
+		}
+		finally {
+			release.run();
+		}
+		return true;
+	}
+
+	/**
 	 * One try-lock without waiting.
 	 */
 	@FunctionalInterface

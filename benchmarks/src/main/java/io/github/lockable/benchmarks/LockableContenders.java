@@ -3,15 +3,10 @@ package io.github.lockable.benchmarks;
 import java.time.Duration;
 
 import io.github.lockable.ConflictPolicy;
-import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.annotation.Bean;
 
 /**
  * Lockable, measured twice: its Redis store called directly, and the whole product path, a
@@ -67,28 +62,9 @@ final class LockableContenders {
 	}
 
 	/**
-	 * The application behind the {@code @Lockable} contender: auto-configured like a user's,
-	 * with one resolver.
-	 */
-	@SpringBootConfiguration
-	@EnableAutoConfiguration
-	static class PeersApplication {
-
-		@Bean
-		GuardedWork guardedWork() {
-			return new GuardedWork();
-		}
-
-		@Bean
-		LockKeyResolver item() {
-			return (invocation) -> "item:" + invocation.argument("item", String.class);
-		}
-
-	}
-
-	/**
 	 * A try-lock as a job would write it: {@link ConflictPolicy#SKIP} returns {@code null}
-	 * when another caller holds the key.
+	 * when another caller holds the key. A bean of
+	 * {@link LockablePathBenchmark.BenchmarkApplication}.
 	 */
 	public static class GuardedWork {
 

@@ -172,6 +172,11 @@ public class LockablePathBenchmark {
 		}
 
 		@Bean
+		LockableContenders.GuardedWork guardedWork() {
+			return new LockableContenders.GuardedWork();
+		}
+
+		@Bean
 		LockKeyResolver item() {
 			return (invocation) -> "item:" + invocation.argument("item", String.class);
 		}

@@ -83,6 +83,20 @@ final class Machine {
 	}
 
 	/**
+	 * The Redis server's CPU time so far, user and system, from {@code INFO cpu}.
+	 * @return microseconds
+	 */
+	static long redisCpuMicros(RedisTestServer redis) {
+		double seconds = redis.commands()
+			.info("cpu")
+			.lines()
+			.filter((line) -> line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:"))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()))
+			.sum();
+		return Math.round(seconds * 1_000_000);
+	}
+
+	/**
 	 * The command that started this JVM, with its JVM options.
 	 */
 	static String command(Class<?> main, String[] args) {

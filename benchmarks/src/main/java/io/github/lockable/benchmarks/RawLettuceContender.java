@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -15,10 +16,18 @@ import io.lettuce.core.codec.ByteArrayCodec;
 
 import io.github.lockable.store.LockTokens;
 
+import org.springframework.lang.Nullable;
+
 /**
  * The floor: the two round trips Lockable's Redis store sends (its acquire and release
  * scripts, by EVALSHA), written straight on one Lettuce connection with keys encoded once
  * per thread, and nothing else.
+ * <p>
+ * The floor's client takes the client options of the application's connection factory,
+ * which Lockable's store, Spring Integration and ShedLock use: Spring Boot enables
+ * Lettuce's {@code TimeoutOptions}, a timeout task for every command. So the floor and
+ * those libraries differ only in their own code. A second instance with Lettuce's default
+ * options shows what those timeouts cost.
  */
 final class RawLettuceContender implements Contender {
 
@@ -34,8 +43,21 @@ final class RawLettuceContender implements Contender {
 
 	private final byte[] ttl;
 
-	RawLettuceContender(String url, Duration ttl) {
+	private final String name;
+
+	/**
+	 * Connects a client of its own.
+	 * @param url the server
+	 * @param options the client options, or {@code null} for Lettuce's defaults
+	 * @param ttl the locks' TTL
+	 * @param name how the results name it
+	 */
+	RawLettuceContender(String url, @Nullable ClientOptions options, Duration ttl, String name) {
+		this.name = name;
 		this.client = RedisClient.create(RedisURI.create(url));
+		if (options != null) {
+			this.client.setOptions(options);
+		}
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 		this.commands = this.connection.sync();
 		this.acquireSha = this.commands.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
@@ -45,7 +67,7 @@ final class RawLettuceContender implements Contender {
 
 	@Override
 	public String name() {
-		return "raw Lettuce (floor)";
+		return this.name;
 	}
 
 	@Override

@@ -35,16 +35,8 @@ final class RedissonContender implements Contender, Handoff.WaitingLock {
 	public Attempt on(String key, int thread) {
 		return (section) -> {
 			RLock lock = this.client.getLock(key);
-			if (!lock.tryLock(0, this.leaseMillis, TimeUnit.MILLISECONDS)) {
-				return false;
-			}
-			try {
-				section.run();
-			}
-			finally {
-				lock.unlock();
-			}
-			return true;
+			return Contender.runHolding(lock.tryLock(0, this.leaseMillis, TimeUnit.MILLISECONDS), section,
+					lock::unlock);
 		};
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.management.ThreadMXBean;
@@ -27,9 +28,10 @@ import com.sun.management.ThreadMXBean;
  * @param callerBytesPerAttempt bytes allocated by the calling threads per try
  * @param jvmBytesPerAttempt bytes allocated in the whole JVM per try
  * @param cpuMicrosPerAttempt CPU time of the whole JVM per try, in microseconds
+ * @param serverCpuMicrosPerAttempt CPU time of the Redis server per try, in microseconds
  */
 record Round(double attemptsPerSecond, double successesPerSecond, double callerBytesPerAttempt,
-		double jvmBytesPerAttempt, double cpuMicrosPerAttempt) {
+		double jvmBytesPerAttempt, double cpuMicrosPerAttempt, double serverCpuMicrosPerAttempt) {
 
 	private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
@@ -42,11 +44,12 @@ record Round(double attemptsPerSecond, double successesPerSecond, double callerB
 	 * @param attempts each thread's attempt, by thread index
 	 * @param section what runs while the lock is held
 	 * @param millis how long the round lasts
+	 * @param serverCpuMicros the Redis server's CPU time so far, in microseconds
 	 * @return the round's figures
 	 * @throws IllegalStateException when an attempt threw
 	 */
-	static Round measure(int threads, IntFunction<Contender.Attempt> attempts, Runnable section, long millis)
-			throws InterruptedException {
+	static Round measure(int threads, IntFunction<Contender.Attempt> attempts, Runnable section, long millis,
+			LongSupplier serverCpuMicros) throws InterruptedException {
 		LongAdder tries = new LongAdder();
 		LongAdder successes = new LongAdder();
 		LongAdder callerBytes = new LongAdder();
@@ -86,6 +89,7 @@ record Round(double attemptsPerSecond, double successesPerSecond, double callerB
 			worker.start();
 			workers.add(worker);
 		}
+		long serverCpuBefore = serverCpuMicros.getAsLong();
 		long cpuBefore = SYSTEM.getProcessCpuTime();
 		long begin = System.nanoTime();
 		start.countDown();
@@ -96,6 +100,7 @@ record Round(double attemptsPerSecond, double successesPerSecond, double callerB
 		}
 		double seconds = (System.nanoTime() - begin) / 1e9;
 		long cpu = SYSTEM.getProcessCpuTime() - cpuBefore;
+		long serverCpu = serverCpuMicros.getAsLong() - serverCpuBefore;
 		long[] othersAfter = THREADS.getThreadAllocatedBytes(others);
 		if (failure.get() != null) {
 			throw new IllegalStateException("An attempt failed: " + failure.get(), failure.get());
@@ -108,7 +113,8 @@ record Round(double attemptsPerSecond, double successesPerSecond, double callerB
 		}
 		long count = Math.max(1, tries.sum());
 		return new Round(tries.sum() / seconds, successes.sum() / seconds, callerBytes.sum() / (double) count,
-				(callerBytes.sum() + otherBytes) / (double) count, cpu / 1000.0 / count);
+				(callerBytes.sum() + otherBytes) / (double) count, cpu / 1000.0 / count,
+				serverCpu / (double) count);
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 /**
  * One scenario of {@link SideBySide}: every contender measured in short interleaved rounds,
@@ -40,12 +41,17 @@ final class Scenario {
 
 	private final Map<Contender, double[]> cpuMicros = new LinkedHashMap<>();
 
+	private final Map<Contender, double[]> serverCpuMicros = new LinkedHashMap<>();
+
+	private final LongSupplier serverCpu;
+
 	private final Map<Contender, CriticalSection> sections = new LinkedHashMap<>();
 
 	private int rounds;
 
-	Scenario(String title, int threads, boolean contended, List<Contender> contenders) {
+	Scenario(String title, int threads, boolean contended, List<Contender> contenders, LongSupplier serverCpu) {
 		this.title = title;
+		this.serverCpu = serverCpu;
 		this.threads = threads;
 		this.contended = contended;
 		this.contenders = List.copyOf(contenders);
@@ -64,6 +70,7 @@ final class Scenario {
 			this.callerBytes.put(contender, new double[rounds]);
 			this.jvmBytes.put(contender, new double[rounds]);
 			this.cpuMicros.put(contender, new double[rounds]);
+			this.serverCpuMicros.put(contender, new double[rounds]);
 			this.sections.put(contender, new CriticalSection());
 		}
 		for (int i = 0; i < warmups; i++) {
@@ -85,6 +92,7 @@ final class Scenario {
 				this.callerBytes.get(contender)[r] = round.callerBytesPerAttempt();
 				this.jvmBytes.get(contender)[r] = round.jvmBytesPerAttempt();
 				this.cpuMicros.get(contender)[r] = round.cpuMicrosPerAttempt();
+				this.serverCpuMicros.get(contender)[r] = round.serverCpuMicrosPerAttempt();
 			}
 			for (Contender contender : this.contenders) {
 				this.ratios.get(contender)[r] = this.rates.get(contender)[r] / this.rates.get(floor)[r];
@@ -114,7 +122,7 @@ final class Scenario {
 		Runnable section = this.contended ? this.sections.get(contender) : () -> {
 		};
 		try {
-			return Round.measure(this.threads, attempts, section, roundMillis);
+			return Round.measure(this.threads, attempts, section, roundMillis, this.serverCpu);
 		}
 		catch (IllegalStateException ex) {
 			throw new IllegalStateException(contender.name() + ": " + ex.getMessage(), ex);
@@ -147,8 +155,8 @@ final class Scenario {
 			out.append("|---|---:|---:|---:|---:|\n");
 		}
 		else {
-			out.append("| Library | lock cycles/s | x raw Lettuce [p25, p75] | JVM CPU us/cycle | bytes/cycle, calling thread | bytes/cycle, whole JVM |\n");
-			out.append("|---|---:|---:|---:|---:|---:|\n");
+			out.append("| Library | lock cycles/s | x raw Lettuce [p25, p75] | JVM CPU us/cycle | Redis CPU us/cycle | bytes/cycle, calling thread | bytes/cycle, whole JVM |\n");
+			out.append("|---|---:|---:|---:|---:|---:|---:|\n");
 		}
 		for (Contender contender : this.contenders) {
 			double[] ratio = this.ratios.get(contender);
@@ -162,6 +170,7 @@ final class Scenario {
 			}
 			else {
 				out.append(" | ").append(format("%.1f", percentile(this.cpuMicros.get(contender), 50)));
+				out.append(" | ").append(format("%.1f", percentile(this.serverCpuMicros.get(contender), 50)));
 				out.append(" | ").append(format("%,.0f", percentile(this.callerBytes.get(contender), 50)));
 				out.append(" | ").append(format("%,.0f", percentile(this.jvmBytes.get(contender), 50)));
 			}

@@ -37,16 +37,7 @@ final class ShedLockContender implements Contender {
 		return (section) -> {
 			Optional<SimpleLock> lock = this.provider
 				.lock(new LockConfiguration(ClockProvider.now(), key, this.lockAtMostFor, Duration.ZERO));
-			if (lock.isEmpty()) {
-				return false;
-			}
-			try {
-				section.run();
-			}
-			finally {
-				lock.get().unlock();
-			}
-			return true;
+			return Contender.runHolding(lock.isPresent(), section, () -> lock.get().unlock());
 		};
 	}
 

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.lettuce.core.ClientOptions;
+
 import io.github.lockable.LockTemplate;
 import io.github.lockable.store.redis.RedisLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
@@ -36,7 +38,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
  * wait handoff ({@link Handoff}) of the libraries that can wait.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.lockable.benchmarks.SideBySide [threads...]
- *     [--contended-threads=16] [--rounds=10] [--round-ms=400] [--warmups=2]
+ *     [--contended-threads=16] [--rounds=12] [--round-ms=500] [--warmups=2]
  *     [--handoff-threads=4] [--handoffs=500] [--handoff-seconds=8] [--results=benchmarks/results]
  * </pre>
  * Threads default to 1 and 16. With the defaults the run takes about three minutes.
@@ -61,7 +63,7 @@ public final class SideBySide {
 		String loadBefore = Machine.loadAverage();
 		RedisTestServer redis = RedisTestServer.shared();
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(
-				LockableContenders.PeersApplication.class)
+				LockablePathBenchmark.BenchmarkApplication.class)
 			.web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
@@ -81,12 +83,20 @@ public final class SideBySide {
 					throw new IllegalStateException(ex);
 				}
 			});
-			RawLettuceContender raw = add(all, new RawLettuceContender(redis.url(), TTL));
+			ClientOptions bootOptions = factory.getClientConfiguration()
+				.getClientOptions()
+				.orElseThrow(() -> new IllegalStateException("Spring Boot's factory has no client options"));
+			RawLettuceContender raw = add(all, new RawLettuceContender(redis.url(), bootOptions, TTL,
+					"raw Lettuce (floor), Spring Boot's client options"));
+			RawLettuceContender bare = add(all,
+					new RawLettuceContender(redis.url(), null, TTL, "raw Lettuce, Lettuce's default client options"));
 			RedissonContender redisson = new RedissonContender(redis.url(), TTL);
 			SpringIntegrationContender integration = SpringIntegrationContender.shared(factory, TTL);
 			List<Contender> contenders = List.of(raw, store,
 					LockableContenders.path(context.getBean(LockableContenders.GuardedWork.class)),
 					add(all, redisson), add(all, integration), new ShedLockContender(factory, TTL));
+			List<Contender> uncontended = new ArrayList<>(contenders);
+			uncontended.add(bare);
 			List<Contender> contended = new ArrayList<>(contenders);
 			contended.add(add(all, SpringIntegrationContender.perThread(factory, TTL, options.contendedThreads,
 					RedisLockType.SPIN_LOCK)));
@@ -94,12 +104,12 @@ public final class SideBySide {
 			List<Scenario> scenarios = new ArrayList<>();
 			for (int threads : options.threads) {
 				scenarios.add(new Scenario("Uncontended, " + threads + (threads == 1 ? " thread" : " threads")
-						+ " (a key per thread)", threads, false, contenders)
+						+ " (a key per thread)", threads, false, uncontended, () -> Machine.redisCpuMicros(redis))
 					.run(options.warmups, options.rounds, options.roundMillis));
 			}
 			Scenario contention = new Scenario("One contended key, " + options.contendedThreads
 					+ " threads (try-lock without waiting, release at once)", options.contendedThreads, true,
-					contended)
+					contended, () -> Machine.redisCpuMicros(redis))
 				.run(options.warmups, options.rounds, options.roundMillis);
 			scenarios.add(contention);
 
@@ -221,9 +231,9 @@ public final class SideBySide {
 
 		int contendedThreads = 16;
 
-		int rounds = 10;
+		int rounds = 12;
 
-		long roundMillis = 400;
+		long roundMillis = 500;
 
 		int warmups = 2;
 

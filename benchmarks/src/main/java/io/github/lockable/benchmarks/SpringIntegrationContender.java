@@ -68,16 +68,7 @@ final class SpringIntegrationContender implements Contender, Handoff.WaitingLock
 		RedisLockRegistry registry = registry(thread);
 		return (section) -> {
 			Lock lock = registry.obtain(key);
-			if (!lock.tryLock()) {
-				return false;
-			}
-			try {
-				section.run();
-			}
-			finally {
-				lock.unlock();
-			}
-			return true;
+			return Contender.runHolding(lock.tryLock(), section, lock::unlock);
 		};
 	}
 
