@@ -11,6 +11,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 
@@ -21,7 +22,9 @@ import org.springframework.lang.Nullable;
 /**
  * The floor: the two round trips Lockable's Redis store sends (its acquire and release
  * scripts, by EVALSHA), written straight on one Lettuce connection with keys encoded once
- * per thread, and nothing else.
+ * per thread, and nothing else. The caller waits on the asynchronous API's future, which
+ * under 16 threads costs Redis less CPU per command than Lettuce's synchronous API (more
+ * commands per socket read, measured), so the floor is the cheaper of the two.
  * <p>
  * The floor's client takes the client options of the application's connection factory,
  * which Lockable's store, Spring Integration and ShedLock use: Spring Boot enables
@@ -35,7 +38,7 @@ final class RawLettuceContender implements Contender {
 
 	private final StatefulRedisConnection<byte[], byte[]> connection;
 
-	private final RedisCommands<byte[], byte[]> commands;
+	private final RedisAsyncCommands<byte[], byte[]> commands;
 
 	private final String acquireSha;
 
@@ -59,9 +62,10 @@ final class RawLettuceContender implements Contender {
 			this.client.setOptions(options);
 		}
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
-		this.commands = this.connection.sync();
-		this.acquireSha = this.commands.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
-		this.releaseSha = this.commands.scriptLoad(RedisStoreBenchmark.RELEASE.getBytes(StandardCharsets.UTF_8));
+		this.commands = this.connection.async();
+		RedisCommands<byte[], byte[]> sync = this.connection.sync();
+		this.acquireSha = sync.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
+		this.releaseSha = sync.scriptLoad(RedisStoreBenchmark.RELEASE.getBytes(StandardCharsets.UTF_8));
 		this.ttl = Long.toString(ttl.toMillis()).getBytes(StandardCharsets.US_ASCII);
 	}
 
@@ -76,12 +80,14 @@ final class RawLettuceContender implements Contender {
 		byte[][] releaseKeys = { acquireKeys[0] };
 		return (section) -> {
 			byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
-			Long answer = this.commands.evalsha(this.acquireSha, ScriptOutputType.INTEGER, acquireKeys, token, this.ttl);
+			Long answer = this.commands
+				.<Long>evalsha(this.acquireSha, ScriptOutputType.INTEGER, acquireKeys, token, this.ttl)
+				.get();
 			if (answer <= 0) {
 				return false;
 			}
 			section.run();
-			this.commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER, releaseKeys, token);
+			this.commands.<Long>evalsha(this.releaseSha, ScriptOutputType.INTEGER, releaseKeys, token).get();
 			return true;
 		};
 	}
