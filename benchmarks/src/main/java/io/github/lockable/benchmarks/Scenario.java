@@ -49,6 +49,11 @@ final class Scenario {
 
 	private int rounds;
 
+	private long roundMillis;
+
+	/** One thread only: the median cycle of each contender, taking turns cycle by cycle. */
+	private double[] interleavedNanos;
+
 	Scenario(String title, int threads, boolean contended, List<Contender> contenders, LongSupplier serverCpu) {
 		this.title = title;
 		this.serverCpu = serverCpu;
@@ -63,6 +68,7 @@ final class Scenario {
 	 */
 	Scenario run(int warmups, int rounds, long roundMillis) throws InterruptedException {
 		this.rounds = rounds;
+		this.roundMillis = roundMillis;
 		for (Contender contender : this.contenders) {
 			this.rates.put(contender, new double[rounds]);
 			this.ratios.put(contender, new double[rounds]);
@@ -99,7 +105,34 @@ final class Scenario {
 			}
 			System.out.printf("%s: round %d of %d done%n", this.title, r + 1, rounds);
 		}
+		if (this.threads == 1 && !this.contended) {
+			List<Contender.Attempt> turns = new ArrayList<>();
+			for (Contender contender : this.contenders) {
+				turns.add(contender.on("side:turns:" + this.contenders.indexOf(contender), 0));
+			}
+			try {
+				this.interleavedNanos = Interleaved.medianNanos(turns, roundMillis * rounds);
+			}
+			catch (InterruptedException ex) {
+				throw ex;
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Taking turns failed: " + ex, ex);
+			}
+		}
 		return this;
+	}
+
+	/**
+	 * One thread only: the floor's median cycle divided by the contender's, cycles taken
+	 * in turns.
+	 * @return the ratio, or NaN when not measured
+	 */
+	double interleavedRatio(Contender contender) {
+		if (this.interleavedNanos == null) {
+			return Double.NaN;
+		}
+		return this.interleavedNanos[0] / this.interleavedNanos[this.contenders.indexOf(contender)];
 	}
 
 	private Round round(Contender contender, long roundMillis) throws InterruptedException {
@@ -185,6 +218,17 @@ final class Scenario {
 				out.append(" | ").append(format("%,.0f", percentile(this.jvmBytes.get(contender), 50)));
 			}
 			out.append(" |\n");
+		}
+		if (this.interleavedNanos != null) {
+			out.append("\nOne thread taking turns, cycle by cycle, between the libraries for ")
+				.append(this.rounds * this.roundMillis)
+				.append(" ms (median cycle; x raw Lettuce = raw's median cycle / the library's):\n\n")
+				.append("| Library | median cycle, us | x raw Lettuce |\n|---|---:|---:|\n");
+			for (Contender contender : this.contenders) {
+				out.append("| ").append(contender.name()).append(" | ")
+					.append(format("%.1f", this.interleavedNanos[this.contenders.indexOf(contender)] / 1000))
+					.append(" | ").append(format("%.2f", interleavedRatio(contender))).append(" |\n");
+			}
 		}
 		out.append("\n").append(this.threads).append(this.threads == 1 ? " thread, " : " threads, ")
 			.append(this.rounds)

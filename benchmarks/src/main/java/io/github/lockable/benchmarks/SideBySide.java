@@ -177,6 +177,14 @@ public final class SideBySide {
 			.append(", ShedLock ").append(Machine.version("net.javacrumbs.shedlock", "shedlock-provider-redis-spring"))
 			.append(". Rounds of ").append(options.roundMillis).append(" ms, ").append(options.warmups)
 			.append(" warm-up rounds per contender and scenario.\n\n");
+		out.append("How to read it: every library runs alone in its rounds, in an order that rotates;"
+				+ " a ratio is the library's rate over raw Lettuce's in the same round, and its median over the"
+				+ " rounds is what the targets use. A busy machine starves whole rounds, so the best round of each"
+				+ " is shown too, and with one thread the libraries also take turns cycle by cycle, which a busy"
+				+ " machine disturbs the least. CPU per cycle is the whole benchmark JVM's (callers, client I/O"
+				+ " threads, GC, JIT) and the Redis server's (INFO cpu) during the round, divided by its cycles:"
+				+ " at low rates their background work dominates it. Bytes per cycle: allocated by the calling"
+				+ " threads, and by every thread of the JVM.\n\n");
 		for (Scenario scenario : scenarios) {
 			out.append(scenario.markdown());
 		}
@@ -206,6 +214,12 @@ public final class SideBySide {
 				out.append(String.format(Locale.ROOT,
 						"- %s: @Lockable path %.2fx raw Lettuce (best rounds %.2fx), target >= 0.90: %s%n",
 						scenario.title(), ratio, scenario.bestRatio(path), (ratio >= 0.9) ? "met" : "MISSED"));
+				double turns = scenario.interleavedRatio(path);
+				if (!Double.isNaN(turns)) {
+					out.append(String.format(Locale.ROOT,
+							"  - taking turns cycle by cycle: @Lockable path %.2fx raw Lettuce, target >= 0.90: %s%n",
+							turns, (turns >= 0.9) ? "met" : "MISSED"));
+				}
 				List<String> peers = new ArrayList<>();
 				for (Contender peer : contenders.subList(3, contenders.size())) {
 					double peerRatio = scenario.medianRatio(peer);
