@@ -7,22 +7,25 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockMetrics;
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.store.redis.RedisLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.lang.Nullable;
 
 /**
- * Handoff latency of waiting by notification: from the holder's release to the next
- * holder's start, on the Redis store (the test harness's server) and the memory store.
+ * Handoff latency of waiting for a held lock: from the holder's release to the next
+ * holder's start, on the Redis store (the test harness's server) and the memory store, and
+ * in {@link SideBySide} for the peers that can wait.
  * <p>
- * Several threads contend for one key. Each loops: acquire; if held, wait with
- * {@link LockStore#awaitRelease} for at most the holder's remaining TTL, then acquire again.
- * A holder keeps the lock for a moment, notes {@link System#nanoTime()} just before its
+ * Several threads contend for one key. Each loops: take the lock, waiting for it (for
+ * Lockable, {@link LockManager#acquire(String, Duration, Duration)}, which waits with
+ * {@link LockStore#awaitRelease} between attempts). A holder keeps the lock for a moment, notes {@link System#nanoTime()} just before its
  * release, and then waits until another thread took the lock, so that it does not barge
  * in on its own release; the next holder notes when its acquire answered acquired. Prints
  * the median, 90th and 99th percentile in milliseconds.
@@ -34,7 +37,9 @@ public final class Handoff {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
-	private final LockStore store;
+	private static final Duration MAX_WAIT = Duration.ofSeconds(5);
+
+	private final WaitingLock lock;
 
 	private final String key;
 
@@ -55,8 +60,12 @@ public final class Handoff {
 
 	private Thread releasedBy;
 
-	private Handoff(LockStore store, int handoffs, Duration bound, Duration hold) {
-		this.store = store;
+	/** Guarded by the monitor: the first failure, which ends the run. */
+	@Nullable
+	private String failure;
+
+	private Handoff(WaitingLock lock, int handoffs, Duration bound, Duration hold) {
+		this.lock = lock;
 		this.key = "bench:handoff:" + System.nanoTime();
 		this.latencies = new long[handoffs];
 		this.deadline = System.nanoTime() + bound.toNanos();
@@ -84,11 +93,11 @@ public final class Handoff {
 		}
 		System.out.printf("%d threads on one key, up to %d handoffs or %ds, each holder keeping the lock %dus%n",
 				threads, handoffs, bound.toSeconds(), hold.toNanos() / 1000);
-		new Handoff(new MemoryLockStore(), handoffs, bound, hold).run("memory", threads);
+		measure("memory", of(new MemoryLockStore()), threads, handoffs, bound, hold);
 		RedisTestServer redis = RedisTestServer.shared();
 		LettuceConnectionFactory connectionFactory = redis.connectionFactory(Duration.ofSeconds(5));
 		try (RedisLockStore store = new RedisLockStore(connectionFactory, Duration.ofSeconds(2))) {
-			new Handoff(store, handoffs, bound, hold).run("redis", threads);
+			measure("redis", of(store), threads, handoffs, bound, hold);
 		}
 		finally {
 			connectionFactory.destroy();
@@ -96,43 +105,77 @@ public final class Handoff {
 		System.exit(0);
 	}
 
-	private void run(String name, int threads) throws InterruptedException {
+	/**
+	 * Measures one lock's handoffs and prints them.
+	 * @param name the lock's name in the output
+	 * @param lock how a thread takes the lock, waiting
+	 * @param threads how many threads contend for the key
+	 * @param handoffs how many handoffs to note at most
+	 * @param bound how long to run at most
+	 * @param hold how long a holder keeps the lock
+	 * @return the handoff latencies
+	 */
+	static Result measure(String name, WaitingLock lock, int threads, int handoffs, Duration bound, Duration hold)
+			throws InterruptedException {
+		Handoff handoff = new Handoff(lock, handoffs, bound, hold);
 		List<Thread> workers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
-			Thread worker = new Thread(this::contend, "handoff-" + name + "-" + t);
+			int thread = t;
+			Thread worker = new Thread(() -> handoff.contend(thread), "handoff-" + t);
 			workers.add(worker);
 			worker.start();
 		}
 		for (Thread worker : workers) {
 			worker.join();
 		}
-		long[] measured;
-		synchronized (this.monitor) {
-			measured = Arrays.copyOf(this.latencies, this.recorded);
+		Result result;
+		synchronized (handoff.monitor) {
+			long[] measured = Arrays.copyOf(handoff.latencies, handoff.recorded);
+			Arrays.sort(measured);
+			result = new Result(name, measured.length, millis(measured, 50), millis(measured, 90),
+					millis(measured, 99), millis(measured, 100), handoff.failure);
 		}
-		Arrays.sort(measured);
-		System.out.printf("%-6s handoffs %5d  median %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n", name,
-				measured.length, millis(measured, 50), millis(measured, 90), millis(measured, 99),
-				millis(measured, 100));
+		System.out.println(result);
+		return result;
 	}
 
-	private void contend() {
-		while (!done()) {
-			AcquireResult result = this.store.acquire(new LockRequest(this.key, TTL));
+	/**
+	 * Lockable's waiting acquire on a store, through the lock manager behind
+	 * {@code @Lockable(waitTime)} and {@code LockTemplate}.
+	 * @param store the store
+	 * @return the waiting lock
+	 */
+	static WaitingLock of(LockStore store) {
+		LockManager manager = new LockManager(store, 1.0, LockMetrics.NONE);
+		return (key, thread, maxWait) -> {
+			AcquireResult result = manager.acquire(key, TTL, maxWait);
 			if (result instanceof AcquireResult.Acquired acquired) {
-				long now = System.nanoTime();
-				int mine = took(now);
-				LockSupport.parkNanos(this.hold.toNanos());
-				released();
-				acquired.handle().release();
-				awaitNextHolder(mine);
+				return () -> manager.release(acquired.handle());
 			}
-			else if (result instanceof AcquireResult.Held held) {
-				Duration remaining = (held.remainingTtl() != null) ? held.remainingTtl() : TTL;
-				this.store.awaitRelease(this.key, remaining).toCompletableFuture().join();
+			if (result instanceof AcquireResult.Failed failed) {
+				throw failed.cause();
 			}
-			else {
-				throw new IllegalStateException("Store failed: " + result);
+			return null;
+		};
+	}
+
+	private void contend(int thread) {
+		try {
+			while (!done()) {
+				Runnable release = this.lock.tryLock(this.key, thread, MAX_WAIT);
+				if (release != null) {
+					int mine = took(System.nanoTime());
+					LockSupport.parkNanos(this.hold.toNanos());
+					released();
+					release.run();
+					awaitNextHolder(mine);
+				}
+			}
+		}
+		catch (Exception ex) {
+			synchronized (this.monitor) {
+				this.failure = (this.failure != null) ? this.failure : ex.toString();
+				this.monitor.notifyAll();
 			}
 		}
 	}
@@ -178,7 +221,8 @@ public final class Handoff {
 
 	private boolean done() {
 		synchronized (this.monitor) {
-			return this.recorded >= this.latencies.length || System.nanoTime() - this.deadline > 0;
+			return this.recorded >= this.latencies.length || this.failure != null
+					|| System.nanoTime() - this.deadline > 0;
 		}
 	}
 
@@ -188,6 +232,47 @@ public final class Handoff {
 		}
 		int index = (int) Math.ceil(percentile / 100.0 * sorted.length) - 1;
 		return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1_000_000.0;
+	}
+
+	/**
+	 * Takes a lock, waiting for its holder's release.
+	 */
+	@FunctionalInterface
+	interface WaitingLock {
+
+		/**
+		 * Takes the lock, waiting up to {@code maxWait}.
+		 * @param key the lock's name
+		 * @param thread the index of the calling thread, from 0
+		 * @param maxWait how long to wait at most
+		 * @return what releases the lock, or {@code null} when it was not taken in time
+		 */
+		@Nullable
+		Runnable tryLock(String key, int thread, Duration maxWait) throws InterruptedException;
+
+	}
+
+	/**
+	 * Handoff latencies of one lock, in milliseconds.
+	 *
+	 * @param name the lock
+	 * @param handoffs how many handoffs were noted
+	 * @param median the median
+	 * @param p90 the 90th percentile
+	 * @param p99 the 99th percentile
+	 * @param max the longest
+	 * @param failure the first failure, which ended the run, or {@code null}
+	 */
+	record Result(String name, int handoffs, double median, double p90, double p99, double max,
+			@Nullable String failure) {
+
+		@Override
+		public String toString() {
+			return String.format("%-6s handoffs %5d  median %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%s", this.name,
+					this.handoffs, this.median, this.p90, this.p99, this.max,
+					(this.failure != null) ? "  FAILED: " + this.failure : "");
+		}
+
 	}
 
 }

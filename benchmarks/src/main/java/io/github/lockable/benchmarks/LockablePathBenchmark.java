@@ -127,10 +127,13 @@ public class LockablePathBenchmark {
 
 		byte[] key;
 
+		byte[][] acquireKeys;
+
 		@Setup(Level.Trial)
 		public void assign(Application application) {
 			this.item = "item-" + application.threads.incrementAndGet();
 			this.key = ("lock:item:" + this.item).getBytes(StandardCharsets.UTF_8);
+			this.acquireKeys = RawLettuceContender.acquireKeys("lock:item:" + this.item);
 		}
 
 	}
@@ -149,9 +152,9 @@ public class LockablePathBenchmark {
 	public Long rawLettuce(Application application, ThreadItem thread) {
 		byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
 		byte[][] keys = { thread.key };
-		Long acquired = application.raw.evalsha(application.acquireSha, ScriptOutputType.INTEGER, keys, token,
-				"30000".getBytes(StandardCharsets.US_ASCII));
-		if (acquired != -3L) {
+		Long acquired = application.raw.evalsha(application.acquireSha, ScriptOutputType.INTEGER,
+				thread.acquireKeys, token, "30000".getBytes(StandardCharsets.US_ASCII));
+		if (acquired <= 0) {
 			throw new IllegalStateException("Expected the lock, got " + acquired);
 		}
 		int result = application.target.work(new String(thread.key, StandardCharsets.UTF_8));
@@ -166,6 +169,11 @@ public class LockablePathBenchmark {
 		@Bean
 		LockedService lockedService() {
 			return new LockedService();
+		}
+
+		@Bean
+		LockableContenders.GuardedWork guardedWork() {
+			return new LockableContenders.GuardedWork();
 		}
 
 		@Bean

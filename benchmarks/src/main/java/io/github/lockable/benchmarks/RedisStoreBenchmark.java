@@ -51,18 +51,33 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @Fork(1)
 public class RedisStoreBenchmark {
 
+	/**
+	 * A copy of the store's acquire script, character for character: KEYS[1] the lock,
+	 * KEYS[2] a fencing counter; answers the fencing token (at least 1) when taken.
+	 * {@link RawLettuceContender#verifyScripts} checks that the store still sends it.
+	 */
 	static final String ACQUIRE = """
 			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			  return -3
+			  return redis.call('INCR', KEYS[2])
 			end
-			return redis.call('PTTL', KEYS[1])
+			return -2 - redis.call('PTTL', KEYS[1])
 			""";
 
+	/**
+	 * A copy of the store's release script: compare-and-delete, then a publish on the
+	 * lock's wake-up channel.
+	 */
 	static final String RELEASE = """
-			if redis.call('GET', KEYS[1]) == ARGV[1] then
-			  return redis.call('DEL', KEYS[1])
+			if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+			  return 0
 			end
-			return 0
+			local deleted = redis.call('DEL', KEYS[1])
+			local channel = '{' .. KEYS[1] .. '}:released'
+			local sharded = redis.pcall('SPUBLISH', channel, '')
+			if type(sharded) == 'table' and sharded.err then
+			  redis.pcall('PUBLISH', channel, '')
+			end
+			return deleted
 			""";
 
 	private static final Duration TTL = Duration.ofSeconds(30);
@@ -117,10 +132,13 @@ public class RedisStoreBenchmark {
 
 		byte[] keyBytes;
 
+		byte[][] acquireKeys;
+
 		@Setup(Level.Trial)
 		public void assign(Redis redis) {
 			this.key = "bench:" + redis.threads.incrementAndGet();
 			this.keyBytes = this.key.getBytes(StandardCharsets.UTF_8);
+			this.acquireKeys = RawLettuceContender.acquireKeys(this.key);
 		}
 
 	}
@@ -137,12 +155,12 @@ public class RedisStoreBenchmark {
 	@Benchmark
 	public Long rawLettuceScripts(Redis redis, ThreadKey thread) {
 		byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
-		byte[][] keys = { thread.keyBytes };
-		Long acquired = redis.raw.evalsha(redis.acquireSha, ScriptOutputType.INTEGER, keys, token,
+		Long acquired = redis.raw.evalsha(redis.acquireSha, ScriptOutputType.INTEGER, thread.acquireKeys, token,
 				Long.toString(TTL.toMillis()).getBytes(StandardCharsets.US_ASCII));
-		if (acquired != -3L) {
+		if (acquired <= 0) {
 			throw new IllegalStateException("Expected the lock, got " + acquired);
 		}
+		byte[][] keys = { thread.keyBytes };
 		return redis.raw.evalsha(redis.releaseSha, ScriptOutputType.INTEGER, keys, token);
 	}
 

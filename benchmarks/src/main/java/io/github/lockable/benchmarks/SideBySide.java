@@ -1,25 +1,19 @@
 package io.github.lockable.benchmarks;
 
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntFunction;
+import java.util.Locale;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.ClientOptions;
 
-import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.LockTokens;
+import io.github.lockable.LockTemplate;
 import io.github.lockable.store.redis.RedisLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 
@@ -27,175 +21,285 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
 /**
- * Lockable and raw Lettuce measured in alternating short rounds on the same server, so that
- * the noise of a shared machine hits both alike; prints the median of the per-round ratios.
- * JMH runs one benchmark after the other, and on a busy machine the drift between them can
- * be larger than the difference being measured.
+ * Lockable and the libraries users would pick instead, measured in alternating short rounds
+ * against the same Redis server, so that the noise of a shared machine hits all alike;
+ * writes a Markdown results file. JMH runs one benchmark after the other, and on a busy
+ * machine the drift between them can be larger than the difference being measured.
  * <p>
- * Three contenders per round: the raw Lettuce lock cycle (acquire and release scripts by
- * EVALSHA on a plain {@code RedisClient} connection), the {@link RedisLockStore} on a Spring
- * Boot configured {@code LettuceConnectionFactory}, and the whole product path (a
- * {@code @Lockable} method called through its proxy, with a named resolver).
+ * Contenders, each through its documented API: raw Lettuce sending the store's two scripts
+ * (the floor every ratio is taken to), Lockable's Redis store, the {@code @Lockable} path (a
+ * proxied method with a named resolver), Redisson's {@code RLock}, Spring Integration's
+ * {@code RedisLockRegistry} and ShedLock's {@code RedisLockProvider}. Scenarios:
+ * uncontended at each thread count (a key per thread; lock cycles per second and bytes
+ * allocated per cycle), one contended key (successful acquisitions per second), and the
+ * wait handoff ({@link Handoff}) of the libraries that can wait.
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar io.github.lockable.benchmarks.SideBySide [threads...] [--rounds=N] [--round-ms=N]
+ * java -cp benchmarks/target/benchmarks.jar io.github.lockable.benchmarks.SideBySide [threads...]
+ *     [--contended-threads=16] [--rounds=24] [--round-ms=250] [--warmups=2]
+ *     [--handoff-threads=4] [--handoffs=500] [--handoff-seconds=8] [--results=benchmarks/results]
  * </pre>
+ * Threads default to 1 and 16. With the defaults the run takes about three minutes.
  */
 public final class SideBySide {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
+	private static final DateTimeFormatter FILE_NAME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'",
+			Locale.ROOT);
+
+	/** Spring Integration on the class path must not add its own beans to the measured application. */
+	private static final String EXCLUDED = "org.springframework.boot.autoconfigure.integration.IntegrationAutoConfiguration,"
+			+ "org.springframework.boot.integration.autoconfigure.IntegrationAutoConfiguration";
+
 	private SideBySide() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		List<Integer> threadCounts = new ArrayList<>();
-		int rounds = 20;
-		long roundMillis = 500;
-		for (String arg : args) {
-			if (arg.startsWith("--rounds=")) {
-				rounds = Integer.parseInt(arg.substring(9));
-			}
-			else if (arg.startsWith("--round-ms=")) {
-				roundMillis = Long.parseLong(arg.substring(11));
-			}
-			else {
-				threadCounts.add(Integer.parseInt(arg));
-			}
-		}
-		if (threadCounts.isEmpty()) {
-			threadCounts = List.of(1, 16);
-		}
+		Options options = Options.parse(args);
+		ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
+		String loadBefore = Machine.loadAverage();
 		RedisTestServer redis = RedisTestServer.shared();
-		RedisClient client = RedisClient.create(RedisURI.create(redis.url()));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(
 				LockablePathBenchmark.BenchmarkApplication.class)
 			.web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-					"logging.level.root=WARN", "lockable.store=redis", "lockable.acquire-timeout=2s")
+					"logging.level.root=WARN", "lockable.store=redis", "lockable.acquire-timeout=2s",
+					"spring.autoconfigure.exclude=" + EXCLUDED)
 			.run();
+		List<Contender> all = new ArrayList<>();
 		try {
-			RedisLockStore store = context.getBean(RedisLockStore.class);
-			LockablePathBenchmark.LockedService service = context.getBean(LockablePathBenchmark.LockedService.class);
 			LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
-			System.out.printf("Lettuce factory: %s, client options timeout commands: %s%n",
-					factory.getClass().getSimpleName(),
-					factory.getClientConfiguration().getClientOptions().map((o) -> o.getTimeoutOptions().isTimeoutCommands()).orElse(null));
-			for (int threads : threadCounts) {
-				List<StatefulRedisConnection<byte[], byte[]>> rawConnections = List
-					.of(client.connect(ByteArrayCodec.INSTANCE));
-				RedisCommands<byte[], byte[]> raw = rawConnections.get(0).sync();
-				String acquireSha = raw.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
-				String releaseSha = raw.scriptLoad(RedisStoreBenchmark.RELEASE.getBytes(StandardCharsets.UTF_8));
-				IntFunction<Runnable> rawCycle = (thread) -> {
-					byte[][] keys = { ("raw:" + thread).getBytes(StandardCharsets.UTF_8) };
-					byte[] ttl = Long.toString(TTL.toMillis()).getBytes(StandardCharsets.US_ASCII);
-					return () -> {
-						byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
-						Long acquired = raw.evalsha(acquireSha, ScriptOutputType.INTEGER, keys, token, ttl);
-						if (acquired != -3L) {
-							throw new IllegalStateException("raw: expected the lock, got " + acquired);
-						}
-						raw.evalsha(releaseSha, ScriptOutputType.INTEGER, keys, token);
-					};
-				};
-				IntFunction<Runnable> storeCycle = (thread) -> {
-					String key = "store:" + thread;
-					return () -> {
-						AcquireResult result = store.acquire(new LockRequest(key, TTL));
-						if (!(result instanceof AcquireResult.Acquired acquired)) {
-							throw new IllegalStateException("store: expected the lock, got " + result);
-						}
-						acquired.handle().release();
-					};
-				};
-				IntFunction<Runnable> productCycle = (thread) -> {
-					String item = "product-" + thread;
-					return () -> service.work(item);
-				};
-				// Warm up every path.
-				for (int i = 0; i < 3; i++) {
-					measure(threads, rawCycle, roundMillis);
-					measure(threads, storeCycle, roundMillis);
-					measure(threads, productCycle, roundMillis);
+			Contender store = LockableContenders.store(context.getBean(RedisLockStore.class), TTL);
+			RawLettuceContender.verifyScripts(redis.commands(), () -> {
+				try {
+					store.on("side:verify-scripts", 0).tryOnce(() -> {
+					});
 				}
-				double[] storeRatios = new double[rounds];
-				double[] productRatios = new double[rounds];
-				double[] rawRates = new double[rounds];
-				for (int round = 0; round < rounds; round++) {
-					double rawRate;
-					double storeRate;
-					double productRate;
-					// Alternate the order so that neither side always follows the other.
-					if (round % 2 == 0) {
-						rawRate = measure(threads, rawCycle, roundMillis);
-						storeRate = measure(threads, storeCycle, roundMillis);
-						productRate = measure(threads, productCycle, roundMillis);
-					}
-					else {
-						productRate = measure(threads, productCycle, roundMillis);
-						storeRate = measure(threads, storeCycle, roundMillis);
-						rawRate = measure(threads, rawCycle, roundMillis);
-					}
-					rawRates[round] = rawRate;
-					storeRatios[round] = storeRate / rawRate;
-					productRatios[round] = productRate / rawRate;
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
 				}
-				System.out.printf(
-						"threads=%d rounds=%d x %dms: raw Lettuce %.0f ops/s (median); store/raw median %.3f [p25 %.3f, p75 %.3f]; "
-								+ "@Lockable path/raw median %.3f [p25 %.3f, p75 %.3f]%n",
-						threads, rounds, roundMillis, percentile(rawRates, 50), percentile(storeRatios, 50),
-						percentile(storeRatios, 25), percentile(storeRatios, 75), percentile(productRatios, 50),
-						percentile(productRatios, 25), percentile(productRatios, 75));
-				rawConnections.forEach(StatefulRedisConnection::close);
+			});
+			ClientOptions bootOptions = factory.getClientConfiguration()
+				.getClientOptions()
+				.orElseThrow(() -> new IllegalStateException("Spring Boot's factory has no client options"));
+			RawLettuceContender raw = add(all, new RawLettuceContender(redis.url(), bootOptions, TTL,
+					"raw Lettuce (floor), Spring Boot's client options"));
+			RawLettuceContender bare = add(all,
+					new RawLettuceContender(redis.url(), null, TTL, "raw Lettuce, Lettuce's default client options"));
+			RedissonContender redisson = new RedissonContender(redis.url(), TTL);
+			SpringIntegrationContender integration = SpringIntegrationContender.shared(factory, TTL);
+			List<Contender> contenders = List.of(raw, store,
+					LockableContenders.path(context.getBean(LockableContenders.GuardedWork.class)),
+					add(all, redisson), add(all, integration), new ShedLockContender(factory, TTL));
+			List<Contender> uncontended = new ArrayList<>(contenders);
+			uncontended.add(bare);
+			List<Contender> contended = new ArrayList<>(contenders);
+			contended.add(add(all, SpringIntegrationContender.perThread(factory, TTL, options.contendedThreads,
+					RedisLockType.SPIN_LOCK)));
+
+			List<Scenario> scenarios = new ArrayList<>();
+			for (int threads : options.threads) {
+				scenarios.add(new Scenario("Uncontended, " + threads + (threads == 1 ? " thread" : " threads")
+						+ " (a key per thread)", threads, false, uncontended, () -> Machine.redisCpuMicros(redis))
+					.run(options.warmups, options.rounds, options.roundMillis));
 			}
+			Scenario contention = new Scenario("One contended key, " + options.contendedThreads
+					+ " threads (try-lock without waiting, release at once)", options.contendedThreads, true,
+					contended, () -> Machine.redisCpuMicros(redis))
+				.run(options.warmups, options.rounds, options.roundMillis);
+			scenarios.add(contention);
+
+			LockTemplate template = context.getBean(LockTemplate.class);
+			List<Handoff.WaitingLock> waiting = new ArrayList<>();
+			List<String> waitingNames = new ArrayList<>();
+			waitingNames.add("Lockable (LockTemplate.tryLock with waitTime)");
+			waiting.add((key, thread, maxWait) -> template.tryLock(key, TTL, maxWait)
+				.<Runnable>map((held) -> held::close)
+				.orElse(null));
+			waitingNames.add("Redisson RLock.tryLock(waitTime, leaseTime)");
+			waiting.add(redisson);
+			for (RedisLockType type : RedisLockType.values()) {
+				waitingNames.add("Spring Integration tryLock(waitTime), a registry per thread, " + type.name());
+				waiting.add(add(all, SpringIntegrationContender.perThread(factory, TTL, options.handoffThreads, type)));
+			}
+			List<Handoff.Result> handoffs = new ArrayList<>();
+			for (int i = 0; i < waiting.size(); i++) {
+				handoffs.add(Handoff.measure(waitingNames.get(i), waiting.get(i), options.handoffThreads,
+						options.handoffs, options.handoffBound, Duration.ofMillis(1)));
+			}
+
+			String report = report(args, options, started, loadBefore, redis, scenarios, contenders, handoffs);
+			System.out.println(report);
+			Path file = options.results.resolve(FILE_NAME.format(started) + ".md");
+			Files.createDirectories(options.results);
+			Files.writeString(file, report);
+			System.out.println("Written to " + file);
 		}
 		finally {
+			for (Contender contender : all) {
+				contender.close();
+			}
 			context.close();
-			client.shutdown();
 			System.exit(0);
 		}
 	}
 
-	private static double measure(int threads, IntFunction<Runnable> cycles, long millis) throws InterruptedException {
-		LongAdder operations = new LongAdder();
-		AtomicBoolean running = new AtomicBoolean(true);
-		CountDownLatch start = new CountDownLatch(1);
-		List<Thread> workers = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			Runnable cycle = cycles.apply(t);
-			Thread worker = new Thread(() -> {
-				try {
-					start.await();
-				}
-				catch (InterruptedException ex) {
-					return;
-				}
-				while (running.get()) {
-					cycle.run();
-					operations.increment();
-				}
-			});
-			worker.start();
-			workers.add(worker);
-		}
-		long begin = System.nanoTime();
-		start.countDown();
-		Thread.sleep(millis);
-		running.set(false);
-		for (Thread worker : workers) {
-			worker.join();
-		}
-		return operations.sum() / ((System.nanoTime() - begin) / 1e9);
+	private static <T extends Contender> T add(List<Contender> all, T contender) {
+		all.add(contender);
+		return contender;
 	}
 
-	private static double percentile(double[] values, int percentile) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		int index = (int) Math.round((percentile / 100.0) * (sorted.length - 1));
-		return sorted[index];
+	private static String report(String[] args, Options options, ZonedDateTime started, String loadBefore,
+			RedisTestServer redis, List<Scenario> scenarios, List<Contender> contenders, List<Handoff.Result> handoffs)
+			throws IOException {
+		StringBuilder out = new StringBuilder();
+		out.append("# Lockable side by side with its peers, ")
+			.append(DateTimeFormatter.ISO_INSTANT.format(started.withNano(0)))
+			.append("\n\n");
+		out.append("Command (from the repository root, after `./mvnw -o -q -pl benchmarks -am install -DskipTests`):\n\n")
+			.append("```\n")
+			.append(Machine.command(SideBySide.class, args))
+			.append("\n```\n\n");
+		out.append("Machine: ").append(Machine.cores()).append(" cores, ").append(Machine.cpuModel())
+			.append("; load average (1, 5, 15 min) ").append(loadBefore).append(" before the run, ")
+			.append(Machine.loadAverage()).append(" after it; Redis ").append(Machine.redisVersion(redis))
+			.append(" on 127.0.0.1, same machine.\n\n");
+		out.append("```\n").append(Machine.javaVersion()).append("\n```\n\n");
+		out.append("Versions: Spring Boot ").append(Machine.version("org.springframework.boot", "spring-boot"))
+			.append(", Lettuce ").append(Machine.version("io.lettuce", "lettuce-core"))
+			.append(", Redisson ").append(Machine.version("org.redisson", "redisson"))
+			.append(", Spring Integration ")
+			.append(Machine.version("org.springframework.integration", "spring-integration-redis"))
+			.append(", ShedLock ").append(Machine.version("net.javacrumbs.shedlock", "shedlock-provider-redis-spring"))
+			.append(". Rounds of ").append(options.roundMillis).append(" ms, ").append(options.warmups)
+			.append(" warm-up rounds per contender and scenario.\n\n");
+		out.append("How to read it: every library runs alone in its rounds, in an order that rotates;"
+				+ " a ratio is the library's rate over raw Lettuce's in the same round, and its median over the"
+				+ " rounds is what the targets use. A busy machine starves whole rounds, so the best round of each"
+				+ " is shown too, and with one thread the libraries also take turns cycle by cycle, which a busy"
+				+ " machine disturbs the least. CPU per cycle is the whole benchmark JVM's (callers, client I/O"
+				+ " threads, GC, JIT) and the Redis server's (INFO cpu) during the round, divided by its cycles:"
+				+ " at low rates their background work dominates it. Bytes per cycle: allocated by the calling"
+				+ " threads, and by every thread of the JVM.\n\n");
+		for (Scenario scenario : scenarios) {
+			out.append(scenario.markdown());
+		}
+		out.append("### Wait handoff, ").append(options.handoffThreads)
+			.append(" threads on one key (release to next holder's start; each holder keeps the lock 1 ms)\n\n");
+		out.append("| Library | handoffs | median ms | p90 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|\n");
+		for (Handoff.Result result : handoffs) {
+			out.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %.3f |%n", result.name(),
+					result.handoffs(), result.median(), result.p90(), result.p99(), result.max()));
+			if (result.failure() != null) {
+				out.append("\nFAILED: ").append(result.failure()).append("\n\n");
+			}
+		}
+		out.append("\n").append(targets(scenarios, contenders));
+		return out.toString();
+	}
+
+	/**
+	 * The issue's targets, checked on this run's median ratios.
+	 */
+	private static String targets(List<Scenario> scenarios, List<Contender> contenders) {
+		Contender path = contenders.get(2);
+		StringBuilder out = new StringBuilder("### Targets (median ratios of this run)\n\n");
+		for (Scenario scenario : scenarios) {
+			double ratio = scenario.medianRatio(path);
+			if (scenario.title().startsWith("Uncontended")) {
+				out.append(String.format(Locale.ROOT,
+						"- %s: @Lockable path %.2fx raw Lettuce (best rounds %.2fx), target >= 0.90: %s%n",
+						scenario.title(), ratio, scenario.bestRatio(path), (ratio >= 0.9) ? "met" : "MISSED"));
+				double turns = scenario.interleavedRatio(path);
+				if (!Double.isNaN(turns)) {
+					out.append(String.format(Locale.ROOT,
+							"  - taking turns cycle by cycle: @Lockable path %.2fx raw Lettuce, target >= 0.90: %s%n",
+							turns, (turns >= 0.9) ? "met" : "MISSED"));
+				}
+				List<String> peers = new ArrayList<>();
+				for (Contender peer : contenders.subList(3, contenders.size())) {
+					double peerRatio = scenario.medianRatio(peer);
+					peers.add(String.format(Locale.ROOT, "%s %.2fx, best rounds %.2fx (%s)", peer.name(), peerRatio,
+							scenario.bestRatio(peer), (ratio > peerRatio) ? "@Lockable ahead" : "@Lockable BEHIND"));
+				}
+				out.append("  - peers: ").append(String.join("; ", peers)).append('\n');
+			}
+			else {
+				out.append(String.format(Locale.ROOT,
+						"- %s: @Lockable path successes %.2fx raw Lettuce (best rounds %.2fx), target >= 1.00: %s;"
+								+ " overlapping holders: %d%n",
+						scenario.title(), ratio, scenario.bestRatio(path), (ratio >= 1.0) ? "met" : "MISSED",
+						scenario.overlaps()));
+			}
+		}
+		return out.toString();
+	}
+
+	/**
+	 * The command line's options.
+	 */
+	private static final class Options {
+
+		List<Integer> threads = new ArrayList<>();
+
+		int contendedThreads = 16;
+
+		int rounds = 24;
+
+		long roundMillis = 250;
+
+		int warmups = 2;
+
+		int handoffThreads = 4;
+
+		int handoffs = 500;
+
+		Duration handoffBound = Duration.ofSeconds(8);
+
+		Path results = Path.of("benchmarks", "results");
+
+		static Options parse(String[] args) {
+			Options options = new Options();
+			for (String arg : args) {
+				String value = arg.substring(arg.indexOf('=') + 1);
+				if (arg.startsWith("--contended-threads=")) {
+					options.contendedThreads = Integer.parseInt(value);
+				}
+				else if (arg.startsWith("--rounds=")) {
+					options.rounds = Integer.parseInt(value);
+				}
+				else if (arg.startsWith("--round-ms=")) {
+					options.roundMillis = Long.parseLong(value);
+				}
+				else if (arg.startsWith("--warmups=")) {
+					options.warmups = Integer.parseInt(value);
+				}
+				else if (arg.startsWith("--handoff-threads=")) {
+					options.handoffThreads = Integer.parseInt(value);
+				}
+				else if (arg.startsWith("--handoffs=")) {
+					options.handoffs = Integer.parseInt(value);
+				}
+				else if (arg.startsWith("--handoff-seconds=")) {
+					options.handoffBound = Duration.ofSeconds(Long.parseLong(value));
+				}
+				else if (arg.startsWith("--results=")) {
+					options.results = Path.of(value);
+				}
+				else {
+					options.threads.add(Integer.parseInt(arg));
+				}
+			}
+			if (options.threads.isEmpty()) {
+				options.threads = List.of(1, 16);
+			}
+			return options;
+		}
+
 	}
 
 }
