@@ -89,9 +89,9 @@ class LockSoakIT {
 		}
 		Set<String> counters = end.keysAddedSince(before);
 		List<String> lockKeys = this.redis.keys("soak:*");
-		System.out.println(String.format("Soak: %s over %d keys; %s; %d lock keys left, %d fencing counters added "
-				+ "(%d slots used)", all.describe(THREADS), THREADS * keysPerThread, describe(warmUp, warm, end),
-				lockKeys.size(), counters.size(), slots.size()));
+		System.out.println(String.format("Soak: %s; %s; %d lock keys left, %d fencing counters added (%d slots used)",
+				all.describe(THREADS * keysPerThread), describe(warmUp, warm, end), lockKeys.size(), counters.size(),
+				slots.size()));
 
 		assertThat(all.missed()).as("attempts that did not get their own key").isZero();
 		assertThat(all.acquired()).isEqualTo(cycles);
@@ -118,9 +118,8 @@ class LockSoakIT {
 		Outcome all = first.plus(rest);
 		long subscribes = subscribeCalls() - subscribesBefore;
 		List<String> lockKeys = this.redis.keys("soak:*");
-		System.out.println(String.format("Wait soak: %s over %d keys, %,d of them waited (subscribe calls); %s; "
-				+ "%d lock keys left", all.describe(THREADS), keys, subscribes, describe(warmUp, warm, end),
-				lockKeys.size()));
+		System.out.println(String.format("Wait soak: %s, %,d subscribe calls (waits); %s; %d lock keys left",
+				all.describe(keys), subscribes, describe(warmUp, warm, end), lockKeys.size()));
 
 		assertThat(all.missed()).as("waits that ended without the lock").isZero();
 		assertThat(subscribes).as("SSUBSCRIBE or SUBSCRIBE calls: waits that subscribed").isGreaterThan(cycles / 10);
@@ -208,11 +207,11 @@ class LockSoakIT {
 			return new Outcome(this.acquired + other.acquired, this.missed + other.missed, this.took.plus(other.took));
 		}
 
-		String describe(int threads) {
+		String describe(int keys) {
 			long attempts = this.acquired + this.missed;
-			return String.format("%,d lock cycles on %d threads in %.1fs (%,d cycles/s), %d not acquired", attempts,
-					threads, this.took.toMillis() / 1000.0, Math.round(attempts / (this.took.toNanos() / 1e9)),
-					this.missed);
+			return String.format("%,d lock cycles over %d keys on %d threads in %.1fs (%,d cycles/s), %d not acquired",
+					attempts, keys, THREADS, this.took.toMillis() / 1000.0,
+					Math.round(attempts / (this.took.toNanos() / 1e9)), this.missed);
 		}
 
 	}

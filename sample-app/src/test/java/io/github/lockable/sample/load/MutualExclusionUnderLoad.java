@@ -33,7 +33,7 @@ public abstract class MutualExclusionUnderLoad {
 
 	private static final int REQUESTS = 100_000;
 
-	private static final Duration DEADLINE = Duration.ofMinutes(5);
+	private static final Duration DEADLINE = Duration.ofMinutes(10);
 
 	/**
 	 * What the summary line calls the Redis, for example {@code standalone Redis}.
