@@ -54,8 +54,7 @@ class RedisDownAtStartupHttpTests {
 
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", redis::host);
-		registry.add("spring.data.redis.port", redis::port);
+		redis.registerConnectionPropertiesOf(registry);
 	}
 
 	@AfterAll

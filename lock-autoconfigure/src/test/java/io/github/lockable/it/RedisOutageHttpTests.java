@@ -70,8 +70,7 @@ class RedisOutageHttpTests {
 
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", redis::host);
-		registry.add("spring.data.redis.port", redis::port);
+		redis.registerConnectionPropertiesOf(registry);
 	}
 
 	@AfterEach
