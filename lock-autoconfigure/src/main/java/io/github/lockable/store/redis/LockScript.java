@@ -22,9 +22,20 @@ final class LockScript {
 	 * expiry), so that a refused caller learns when to retry without a second round trip.
 	 * PTTL cannot answer -2 (no key) here, as SET NX just found the key; should it, the
 	 * answer 0 still reads as held, never as acquired.
+	 * <p>
+	 * A key that already holds ARGV[1] is this very acquire, run twice: Lettuce sends again,
+	 * after it reconnects, a command whose connection closed before its reply came. The
+	 * first run's answer was lost, so the second takes the lock over as acquired now (its
+	 * TTL from now, a new fencing token, which is greater than the lost one) instead of
+	 * answering its caller that somebody, in fact nobody, holds it. Tokens are random, so no
+	 * other caller's acquire can match.
 	 */
 	static final LockScript ACQUIRE = new LockScript("""
 			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+			  return redis.call('INCR', KEYS[2])
+			end
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  redis.call('PEXPIRE', KEYS[1], ARGV[2])
 			  return redis.call('INCR', KEYS[2])
 			end
 			return -2 - redis.call('PTTL', KEYS[1])

@@ -1,9 +1,12 @@
 package io.github.lockable.store.redis;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.LockStoreException;
 
@@ -18,10 +21,19 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * allow, and serializes its callers. So a dedicated daemon thread opens, and every caller
  * shares that one attempt for as long as its own deadline allows. An attempt outlives the
  * callers that gave up on it; a failed one is forgotten, so the next call tries again.
+ * <p>
+ * A connection that stays silent for longer than the silence limit (see
+ * {@link NativeConnection}) is dropped, its native connection included, and the next call
+ * opens another: Lettuce reconnects a connection that was closed, but never one that only
+ * went quiet.
  */
 final class RedisConnections implements AutoCloseable {
 
+	private static final Logger logger = LoggerFactory.getLogger(RedisConnections.class);
+
 	private final LettuceConnectionFactory connectionFactory;
+
+	private final long silenceLimitNanos;
 
 	private final Object monitor = new Object();
 
@@ -30,16 +42,28 @@ final class RedisConnections implements AutoCloseable {
 	/** The attempt in progress, or null; guarded by the monitor. */
 	private @Nullable CompletableFuture<NativeConnection> opening;
 
-	RedisConnections(LettuceConnectionFactory connectionFactory) {
+	/**
+	 * @param connectionFactory the application's factory
+	 * @param silenceLimit how long a connection may answer nothing, counted from a command
+	 * that timed out unanswered, before it is taken for dead
+	 */
+	RedisConnections(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.silenceLimitNanos = silenceLimit.toNanos();
 	}
 
 	/**
-	 * The open connection: one volatile read.
-	 * @return the connection, or null when none is open yet
+	 * The open connection, unless it has been silent for longer than the limit, in which
+	 * case it is dropped.
+	 * @return the connection, or null when none is open
 	 */
 	@Nullable NativeConnection current() {
-		return this.connection;
+		NativeConnection current = this.connection;
+		if (current != null && current.silentFor(System.nanoTime(), this.silenceLimitNanos)) {
+			drop(current);
+			return null;
+		}
+		return current;
 	}
 
 	/**
@@ -132,6 +156,32 @@ final class RedisConnections implements AutoCloseable {
 				failed.close();
 			}
 		}
+	}
+
+	/**
+	 * Drops a connection that went silent. When it is the factory's shared native
+	 * connection (the default), the factory resets it, so that neither the store nor the
+	 * application's other Redis users get it again; a dedicated one goes back to the factory
+	 * as any other.
+	 */
+	private void drop(NativeConnection silent) {
+		synchronized (this.monitor) {
+			if (this.connection != silent) {
+				return;
+			}
+			this.connection = null;
+		}
+		logger.warn("The Redis connection answered nothing for {}ms; opening another",
+				Duration.ofNanos(this.silenceLimitNanos).toMillis());
+		try {
+			if (this.connectionFactory.getShareNativeConnection()) {
+				this.connectionFactory.resetConnection();
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Failed to close a silent Redis connection", ex);
+		}
+		silent.close();
 	}
 
 	/**

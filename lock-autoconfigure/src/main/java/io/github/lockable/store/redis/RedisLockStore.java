@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -43,7 +44,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Lettuce's asynchronous API on the factory's shared native connection, with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
- * thread.
+ * thread. A connection that answers nothing for
+ * {@linkplain #silenceLimit(Duration) twice that timeout, at least 5 seconds}, is taken for
+ * dead (half open) and replaced; a shorter stall keeps it, so that the commands queued on
+ * it still run when the server answers again.
  * <p>
  * Every script touches only keys of one slot, so it runs on a Redis Cluster: release and
  * extend only the lock key, acquire the lock key and its fencing counter. Other companion
@@ -72,6 +76,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisLockStore.class);
 
+	/** The shortest silence after which a connection is taken for dead. */
+	private static final Duration MIN_SILENCE_LIMIT = Duration.ofSeconds(5);
+
 	private final Duration timeout;
 
 	private final long timeoutNanos;
@@ -89,13 +96,27 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * opening the connection included
 	 */
 	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout) {
-		this.connections = new RedisConnections(connectionFactory);
 		this.timeout = Objects.requireNonNull(timeout, "timeout must not be null");
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
+		this.connections = new RedisConnections(connectionFactory, silenceLimit(timeout));
 		this.timeoutNanos = timeout.toNanos();
 		this.notifications = new RedisLockNotifications(connectionFactory, this::lockExists);
+	}
+
+	/**
+	 * How long a connection may answer nothing, counted from a command that timed out
+	 * unanswered, before it is dropped: twice the timeout, and at least 5 seconds. A server
+	 * that stalls for less (a slow script, a fork, a pause during a failover) keeps the
+	 * connection, so the releases queued on it still run when it answers again; a
+	 * half-open connection is replaced within a few timeouts.
+	 * @param timeout the store's timeout
+	 * @return the silence limit
+	 */
+	static Duration silenceLimit(Duration timeout) {
+		Duration twice = timeout.multipliedBy(2);
+		return (twice.compareTo(MIN_SILENCE_LIMIT) > 0) ? twice : MIN_SILENCE_LIMIT;
 	}
 
 	@Override
@@ -113,8 +134,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			answer = execute(LockScript.ACQUIRE, acquireKeys(key), tokenBytes, encode(request.ttl().toMillis()));
 		}
 		catch (LockStoreException ex) {
-			if (ex instanceof RedisTimeoutException timedOut && timedOut.commandSent()) {
-				cleanUpAfterTimeout(key, tokenBytes);
+			if (ex instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
+				cleanUpAfterTimeout(timedOut.sentOn(), key, tokenBytes);
 			}
 			return new AcquireResult.Failed(ex);
 		}
@@ -133,8 +154,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 					return acquireResult(request, token, answer);
 				}
 				LockStoreException failure = storeException(ex);
-				if (failure instanceof RedisTimeoutException timedOut && timedOut.commandSent()) {
-					cleanUpAfterTimeout(key, tokenBytes);
+				if (failure instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
+					cleanUpAfterTimeout(timedOut.sentOn(), key, tokenBytes);
 				}
 				return new AcquireResult.Failed(failure);
 			});
@@ -159,11 +180,14 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	/**
 	 * The acquire may still reach the server after we gave up on it. Queue a release with
-	 * the same token behind it on the same connection, so such a lock does not linger for
+	 * the same token behind it on the same connection, even one about to be dropped for its
+	 * silence, so that the server runs the two in order and such a lock does not linger for
 	 * its whole TTL. The release is a no-op if the acquire never ran.
 	 */
-	private void cleanUpAfterTimeout(byte[] key, byte[] token) {
-		this.<Long>executeAsync(LockScript.RELEASE, key, token).whenComplete((deleted, ex) -> {
+	private void cleanUpAfterTimeout(NativeConnection connection, byte[] key, byte[] token) {
+		byte[][] keys = { key };
+		byte[][] args = { token };
+		this.<Long>send(connection, LockScript.RELEASE, keys, args).whenComplete((deleted, ex) -> {
 			if (ex == null && deleted == 1L && logger.isDebugEnabled()) {
 				logger.debug("Deleted a lock whose acquire answered after its timeout");
 			}
@@ -233,7 +257,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	private <T> T execute(LockScript script, byte[][] keys, byte[]... args) {
-		long deadline = System.nanoTime() + this.timeoutNanos;
+		long start = System.nanoTime();
+		long deadline = start + this.timeoutNanos;
 		NativeConnection connection = this.connections.current();
 		if (connection == null) {
 			connection = awaitConnection(deadline);
@@ -241,18 +266,20 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		try {
 			try {
 				return await(connection,
-						connection.commands().evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), deadline);
+						connection.commands().evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), start,
+						deadline);
 			}
 			catch (RedisNoScriptException ex) {
 				return await(connection,
-						connection.commands().eval(script.source(), ScriptOutputType.INTEGER, keys, args), deadline);
+						connection.commands().eval(script.source(), ScriptOutputType.INTEGER, keys, args), start,
+						deadline);
 			}
 		}
 		catch (LockStoreException ex) {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw storeException(connection, ex);
+			throw storeException(connection, start, ex);
 		}
 	}
 
@@ -268,24 +295,28 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			throw storeException(ex);
 		}
 		catch (TimeoutException ex) {
-			throw new RedisTimeoutException(this.timeout, false);
+			throw new RedisTimeoutException(this.timeout, null);
 		}
 	}
 
-	private <T> T await(NativeConnection connection, RedisFuture<T> future, long deadline) {
+	private <T> T await(NativeConnection connection, RedisFuture<T> future, long start, long deadline) {
+		T value;
 		try {
-			return BoundedWait.get(future, deadline);
+			value = BoundedWait.get(future, deadline);
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RedisNoScriptException noScript) {
+				connection.answered();
 				throw noScript;
 			}
-			throw storeException(connection, ex.getCause());
+			throw storeException(connection, start, ex.getCause());
 		}
 		catch (TimeoutException ex) {
 			future.cancel(false);
-			throw new RedisTimeoutException(this.timeout, true);
+			throw storeException(connection, start, ex);
 		}
+		connection.answered();
+		return value;
 	}
 
 	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[] key, byte[]... args) {
@@ -297,9 +328,10 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		if (connection == null) {
 			return executeWhenOpen(script, keys, args);
 		}
+		long start = System.nanoTime();
 		return this.<T>send(connection, script, keys, args)
 			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
-			.handle((value, ex) -> valueOrFailure(connection, value, ex));
+			.handle((value, ex) -> valueOrFailure(connection, start, value, ex));
 	}
 
 	/**
@@ -308,12 +340,18 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * an acquire sent after its caller gave up would hold a lock nobody releases.
 	 */
 	private <T> CompletableFuture<T> executeWhenOpen(LockScript script, byte[][] keys, byte[][] args) {
+		long start = System.nanoTime();
 		AtomicBoolean decided = new AtomicBoolean();
+		AtomicReference<NativeConnection> sentOn = new AtomicReference<>();
 		return this.connections.opening()
-			.thenCompose((connection) -> decided.compareAndSet(false, true)
-					? this.<T>send(connection, script, keys, args)
-						.handle((value, ex) -> valueOrFailure(connection, value, ex))
-					: CompletableFuture.<T>failedFuture(new RedisTimeoutException(this.timeout, false)))
+			.thenCompose((connection) -> {
+				if (!decided.compareAndSet(false, true)) {
+					return CompletableFuture.<T>failedFuture(new RedisTimeoutException(this.timeout, null));
+				}
+				sentOn.set(connection);
+				return this.<T>send(connection, script, keys, args)
+					.handle((value, ex) -> valueOrFailure(connection, start, value, ex));
+			})
 			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
 			.handle((value, ex) -> {
 				if (ex == null) {
@@ -321,7 +359,11 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 				}
 				Throwable cause = unwrap(ex);
 				if (cause instanceof TimeoutException) {
-					cause = new RedisTimeoutException(this.timeout, !decided.compareAndSet(false, true));
+					NativeConnection connection = decided.compareAndSet(false, true) ? null : sentOn.get();
+					if (connection != null) {
+						connection.timedOut(start);
+					}
+					cause = new RedisTimeoutException(this.timeout, connection);
 				}
 				throw new CompletionException(storeException(cause));
 			});
@@ -337,21 +379,31 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 					: CompletableFuture.failedFuture(ex));
 	}
 
-	private <T> T valueOrFailure(NativeConnection connection, T value, @Nullable Throwable ex) {
+	private <T> T valueOrFailure(NativeConnection connection, long start, T value, @Nullable Throwable ex) {
 		if (ex != null) {
-			throw new CompletionException(storeException(connection, unwrap(ex)));
+			throw new CompletionException(storeException(connection, start, unwrap(ex)));
 		}
+		connection.answered();
 		return value;
 	}
 
-	private LockStoreException storeException(NativeConnection failed, Throwable ex) {
+	/**
+	 * What a failed command on the connection means: a timeout adds to the connection's
+	 * silence, an error answer ends it, and any other failure (the connection closed or
+	 * reset) makes the next call ask the factory for the connection again.
+	 */
+	private LockStoreException storeException(NativeConnection failed, long start, Throwable ex) {
 		if (ex instanceof LockStoreException storeException) {
 			return storeException;
 		}
 		if (ex instanceof TimeoutException) {
-			return new RedisTimeoutException(this.timeout, true);
+			failed.timedOut(start);
+			return new RedisTimeoutException(this.timeout, failed);
 		}
-		if (!(ex instanceof RedisCommandExecutionException)) {
+		if (ex instanceof RedisCommandExecutionException) {
+			failed.answered();
+		}
+		else {
 			// Not an error answer from the server: the connection may be closed for good.
 			this.connections.invalidate(failed);
 		}
@@ -426,19 +478,22 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 */
 	static final class RedisTimeoutException extends LockStoreException {
 
-		private final boolean commandSent;
+		@Nullable
+		private final transient NativeConnection sentOn;
 
-		RedisTimeoutException(Duration timeout, boolean commandSent) {
-			super(((commandSent) ? "Redis did not answer within " : "No connection to Redis within ")
+		RedisTimeoutException(Duration timeout, @Nullable NativeConnection sentOn) {
+			super(((sentOn != null) ? "Redis did not answer within " : "No connection to Redis within ")
 					+ timeout.toMillis() + "ms (lockable.acquire-timeout)", "TIMEOUT", null);
-			this.commandSent = commandSent;
+			this.sentOn = sentOn;
 		}
 
 		/**
-		 * Whether the command went out before the timeout, so it may still run.
+		 * The connection the command went out on before the timeout, so that it may still
+		 * run; {@code null} when it never went out.
 		 */
-		boolean commandSent() {
-			return this.commandSent;
+		@Nullable
+		NativeConnection sentOn() {
+			return this.sentOn;
 		}
 
 	}

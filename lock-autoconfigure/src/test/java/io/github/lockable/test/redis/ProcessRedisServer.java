@@ -12,8 +12,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * A {@code redis-server} process the harness starts on a free loopback port, without
  * persistence, and stops when the JVM exits.
+ * <p>
+ * Fault tests take one of their own with {@link #startDedicated()}, so that stopping,
+ * freezing or restarting it never disturbs the server the other tests share: its
+ * {@link #pid()}, {@link #freeze()} ({@code SIGSTOP}) and {@link #thaw()} ({@code SIGCONT}),
+ * {@link #stop()} and {@link #start()} on the same port (a new process, so an empty
+ * script cache).
  */
-final class ProcessRedisServer extends RedisTestServer {
+public final class ProcessRedisServer extends RedisTestServer implements AutoCloseable {
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
 
@@ -36,6 +42,31 @@ final class ProcessRedisServer extends RedisTestServer {
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot create a directory for redis-server", ex);
 		}
+	}
+
+	/**
+	 * Starts a server of the test's own from {@code redis-server} on the {@code PATH}, else
+	 * the binary of embedded-redis, whatever server the other tests share.
+	 * @return the running server; the caller closes it
+	 */
+	public static ProcessRedisServer startDedicated() {
+		ProcessRedisServer server = createDedicated();
+		server.start();
+		return server;
+	}
+
+	/**
+	 * A server of the test's own that is not started yet, on a port chosen now: a test of
+	 * an application that starts while Redis is down points the application at {@link #port()}
+	 * and calls {@link #start()} later.
+	 * @return the server, not running; the caller closes it
+	 */
+	public static ProcessRedisServer createDedicated() {
+		ProcessRedisServer server = RedisTestServers.newProcessServer();
+		synchronized (server) {
+			server.port = RedisTestServers.freeLoopbackPort();
+		}
+		return server;
 	}
 
 	@Override
@@ -120,6 +151,9 @@ final class ProcessRedisServer extends RedisTestServer {
 		if (this.process == null) {
 			return;
 		}
+		if (this.process.isAlive()) {
+			thaw();
+		}
 		this.process.destroy();
 		try {
 			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
@@ -136,6 +170,71 @@ final class ProcessRedisServer extends RedisTestServer {
 	@Override
 	void shutdown() {
 		stop();
+	}
+
+	/**
+	 * Stops the server for good.
+	 */
+	@Override
+	public void close() {
+		shutdown();
+	}
+
+	/**
+	 * The process id of the running server.
+	 * @return the pid
+	 * @throws IllegalStateException if the server is not running
+	 */
+	public synchronized long pid() {
+		if (!isRunning()) {
+			throw new IllegalStateException("redis-server is not running");
+		}
+		return this.process.pid();
+	}
+
+	/**
+	 * Freezes the process ({@code SIGSTOP}): the kernel still accepts connections and
+	 * buffers what clients send, and the server runs it all after {@link #thaw()}.
+	 */
+	public void freeze() {
+		signal("STOP");
+	}
+
+	/**
+	 * Lets a frozen process run again ({@code SIGCONT}).
+	 */
+	public void thaw() {
+		signal("CONT");
+	}
+
+	/**
+	 * Thaws a frozen server before stopping it: a stopped process ignores {@code SIGTERM}
+	 * until it runs again.
+	 */
+	@Override
+	public synchronized void recover() {
+		if (isRunning()) {
+			thaw();
+		}
+		super.recover();
+	}
+
+	private void signal(String name) {
+		String pid = Long.toString(pid());
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + name, pid).redirectErrorStream(true).start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + name + " " + pid + " failed: "
+						+ new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot run kill: " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while signalling redis-server", ex);
+		}
 	}
 
 	private static String tail(Path log) {

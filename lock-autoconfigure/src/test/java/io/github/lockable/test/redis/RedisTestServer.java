@@ -145,6 +145,16 @@ public abstract class RedisTestServer {
 	}
 
 	/**
+	 * Points a Spring Boot test at this server, even one not started yet. Use it from a
+	 * {@code @DynamicPropertySource} method.
+	 * @param registry the test's dynamic properties
+	 */
+	public void registerConnectionPropertiesOf(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", this::host);
+		registry.add("spring.data.redis.port", this::port);
+	}
+
+	/**
 	 * A started Lettuce connection factory for this server; the caller destroys it.
 	 * @param commandTimeout Lettuce's command timeout
 	 * @return the factory

@@ -109,6 +109,11 @@ final class RedisTestServers {
 	}
 
 	private static RedisTestServer tryEmbedded(List<String> attempts) {
+		File binary = embeddedBinary(attempts);
+		return (binary != null) ? tryProcess(binary.toPath(), "embedded-redis binary", attempts) : null;
+	}
+
+	private static File embeddedBinary(List<String> attempts) {
 		if (!ClassUtils.isPresent("redis.embedded.core.ExecutableProvider", RedisTestServers.class.getClassLoader())) {
 			attempts.add("com.github.codemonstur:embedded-redis is not on the test class path");
 			return null;
@@ -125,7 +130,25 @@ final class RedisTestServers {
 			attempts.add("embedded-redis binary is not executable: " + binary);
 			return null;
 		}
-		return tryProcess(binary.toPath(), "embedded-redis binary", attempts);
+		return binary;
+	}
+
+	/**
+	 * A server process of a test's own, not started: {@code redis-server} from the
+	 * {@code PATH}, else the binary of embedded-redis.
+	 */
+	static ProcessRedisServer newProcessServer() {
+		Path binary = findOnPath("redis-server");
+		if (binary != null) {
+			return new ProcessRedisServer(binary, "redis-server from PATH");
+		}
+		List<String> attempts = new ArrayList<>();
+		File embedded = embeddedBinary(attempts);
+		if (embedded == null) {
+			throw new IllegalStateException("This test needs a redis-server process of its own: no redis-server on the "
+					+ "PATH and " + attempts + "; install Redis (sudo apt-get install redis-server)");
+		}
+		return new ProcessRedisServer(embedded.toPath(), "embedded-redis binary");
 	}
 
 	private static RedisTestServer tryProcess(Path binary, String origin, List<String> attempts) {
