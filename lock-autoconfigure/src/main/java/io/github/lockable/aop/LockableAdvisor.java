@@ -5,6 +5,7 @@ import java.util.concurrent.Executor;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.aop.Advice;
 
 import io.github.lockable.LockableConfigurationException;
@@ -13,6 +14,8 @@ import io.github.lockable.actuate.LockableMethodDescriptor;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
+import io.github.lockable.observation.LockAcquisitionObservationConvention;
+import io.github.lockable.observation.LockExecutionObservationConvention;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
@@ -48,6 +51,12 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 	@Nullable
 	private transient IntSupplier orderSupplier;
 
+	private transient Supplier<ObservationRegistry> observationRegistry = () -> ObservationRegistry.NOOP;
+
+	private transient Supplier<LockAcquisitionObservationConvention> acquisitionConvention = () -> null;
+
+	private transient Supplier<LockExecutionObservationConvention> executionConvention = () -> null;
+
 	/**
 	 * Creates the advisor. Every collaborator is obtained on first use, so that creating the
 	 * advisor, which happens while bean post-processors are still being registered, creates
@@ -65,7 +74,34 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 		SingletonSupplier<LockDefaults> lockDefaults = SingletonSupplier.of(defaults);
 		this.methods = new LockableMethods(lockDefaults, SingletonSupplier.of(keys));
 		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
-				() -> lockDefaults.obtain().storeFailure(), continuations, renewals));
+				() -> lockDefaults.obtain().storeFailure(), continuations, renewals, this::observationSettings));
+	}
+
+	/**
+	 * Observes every call: the wait and acquire as {@code lockable.lock.acquisition}, the
+	 * work under the lock as {@code lockable.lock.execution}. Without it, or with a registry
+	 * that has no handler, nothing is observed and nothing is allocated per call.
+	 * @param registry supplies the registry, asked on the first call
+	 */
+	public void setObservationRegistry(Supplier<ObservationRegistry> registry) {
+		this.observationRegistry = registry;
+	}
+
+	/**
+	 * Replaces the default conventions of the observations.
+	 * @param acquisition supplies the acquisition convention, or {@code null} for the
+	 * registry's global convention or the default; asked on the first call
+	 * @param execution supplies the execution convention, or {@code null} likewise
+	 */
+	public void setObservationConventions(Supplier<LockAcquisitionObservationConvention> acquisition,
+			Supplier<LockExecutionObservationConvention> execution) {
+		this.acquisitionConvention = acquisition;
+		this.executionConvention = execution;
+	}
+
+	private LockObservations.Settings observationSettings() {
+		return new LockObservations.Settings(this.observationRegistry.get(), this.acquisitionConvention.get(),
+				this.executionConvention.get());
 	}
 
 	/**
