@@ -123,6 +123,15 @@ final class LockObservations {
 		}
 	}
 
+	/**
+	 * Makes the observation current on this thread until the scope is closed. Even
+	 * {@link Observation#NOOP} opens a real scope, with a thread-local write and an
+	 * allocation, so a no-op observation gets the no-op scope instead.
+	 */
+	static Observation.Scope openScope(Observation observation) {
+		return observation.isNoop() ? Observation.Scope.NOOP : observation.openScope();
+	}
+
 	private static void stop(Observation observation, @Nullable Throwable error) {
 		if (error != null) {
 			observation.error(error);

@@ -64,7 +64,7 @@ final class LockedCall {
 		if (this.execution.isNoop()) {
 			return bound;
 		}
-		Observation.Scope observed = this.execution.openScope();
+		Observation.Scope observed = LockObservations.openScope(this.execution);
 		return () -> {
 			observed.close();
 			bound.close();

@@ -79,7 +79,7 @@ final class LockingSupport {
 	Decision acquire(LockableMethod method, String key) {
 		Observation acquisition = this.observations.acquisition(method, null);
 		AcquireResult result;
-		try (Observation.Scope scope = acquisition.openScope()) {
+		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
 			LockManager manager = lockManager();
 			result = manager.acquire(key, method.ttl(), method.waitTime(), method.metrics(manager));
 		}
@@ -217,7 +217,7 @@ final class LockingSupport {
 			Consumer<Decision> continuation) {
 		Observation acquisition = this.observations.acquisition(method, parent);
 		CompletionStage<AcquireResult> acquire;
-		try (Observation.Scope scope = acquisition.openScope()) {
+		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
 			LockManager manager = lockManager();
 			acquire = manager.acquireAsync(key, method.ttl(), method.waitTime(), method.metrics(manager));
 		}

@@ -49,8 +49,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 	private void subscribed(MethodInvocation invocation, LockableMethod method, String key, MonoSink<Object> sink) {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		sink.onCancel(() -> cancelled.set(true));
-		Observation caller = sink.contextView().getOrDefault(ObservationThreadLocalAccessor.KEY, null);
-		this.support.acquireAsync(method, key, caller, (decision) -> {
+		this.support.acquireAsync(method, key, callerObservation(sink), (decision) -> {
 			if (cancelled.get()) {
 				// Cancelled before the method was called: call nothing, hold nothing.
 				if (decision instanceof Decision.RunLocked locked) {
@@ -72,10 +71,17 @@ final class ReactiveLocking extends AsynchronousLocking {
 		});
 	}
 
+	/** The subscriber's observation, which a WebFlux server or the caller put in the Reactor context. */
+	@Nullable
+	private static Observation callerObservation(MonoSink<Object> sink) {
+		Object observation = sink.contextView().getOrDefault(ObservationThreadLocalAccessor.KEY, null);
+		return (observation instanceof Observation caller) ? caller : null;
+	}
+
 	private void run(MethodInvocation invocation, @Nullable LockedCall call, MonoSink<Object> sink,
 			AtomicBoolean cancelled) {
 		Mono<?> body;
-		try (Observation.Scope scope = (call != null) ? call.execution().openScope() : Observation.Scope.NOOP) {
+		try (Observation.Scope scope = LockObservations.openScope((call != null) ? call.execution() : Observation.NOOP)) {
 			body = (Mono<?>) proceed(invocation);
 		}
 		catch (Throwable ex) {
