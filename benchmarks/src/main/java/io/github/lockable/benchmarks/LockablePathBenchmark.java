@@ -12,6 +12,9 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -56,6 +59,14 @@ import org.springframework.context.annotation.Bean;
  * client;</li>
  * <li>{@code memory}: the same on the in-memory store.</li>
  * </ul>
+ * And what the application watches ({@code observation}):
+ * <ul>
+ * <li>{@code none}: no meter registry, no observation registry;</li>
+ * <li>{@code meters}: Lockable's meters on a {@code SimpleMeterRegistry};</li>
+ * <li>{@code observed}: the meters, and an observation registry whose
+ * {@code DefaultMeterObservationHandler} turns both observations of every call into timers,
+ * as Spring Boot Actuator sets it up.</li>
+ * </ul>
  * Run with {@code -t 1} and {@code -t 16}; add {@code -prof gc} for allocation per call.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -70,6 +81,9 @@ public class LockablePathBenchmark {
 
 		@Param({ "redis", "noIoStore", "memory" })
 		public String store;
+
+		@Param({ "none", "meters", "observed" })
+		public String observation;
 
 		ConfigurableApplicationContext context;
 
@@ -100,6 +114,16 @@ public class LockablePathBenchmark {
 			if (this.store.equals("noIoStore")) {
 				builder.initializers((context) -> context.getBeanFactory()
 					.registerSingleton("noIoStore", new NoIoLockStore()));
+			}
+			if (!this.observation.equals("none")) {
+				SimpleMeterRegistry meters = new SimpleMeterRegistry();
+				builder.initializers((context) -> context.getBeanFactory().registerSingleton("meterRegistry", meters));
+				if (this.observation.equals("observed")) {
+					ObservationRegistry observations = ObservationRegistry.create();
+					observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+					builder.initializers((context) -> context.getBeanFactory()
+						.registerSingleton("observationRegistry", observations));
+				}
 			}
 			this.context = builder.run();
 			this.service = this.context.getBean(LockedService.class);

@@ -7,7 +7,6 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
-import io.github.lockable.store.LockHandle;
 
 import org.springframework.util.ClassUtils;
 
@@ -30,10 +29,9 @@ final class BlockingLocking {
 
 	@Nullable Object invoke(MethodInvocation invocation, LockableMethod method) throws Throwable {
 		String key = this.support.key(invocation, method);
-		Decision decision = this.support.decide(method, key,
-				this.support.lockManager().acquire(key, method.ttl(), method.waitTime()));
+		Decision decision = this.support.acquire(method, key);
 		if (decision instanceof Decision.RunLocked locked) {
-			return runLocked(invocation, method, key, locked.handle());
+			return runLocked(invocation, method, key, locked);
 		}
 		if (decision instanceof Decision.Refuse refuse) {
 			throw refuse.exception();
@@ -45,16 +43,16 @@ final class BlockingLocking {
 	}
 
 	private @Nullable Object runLocked(MethodInvocation invocation, LockableMethod method, String key,
-			LockHandle handle) throws Throwable {
+			Decision.RunLocked granted) throws Throwable {
 		LockedCall call = null;
 		CallerTransactionRelease afterTransaction = null;
 		Throwable failure = null;
 		try {
-			call = this.support.locked(method, key, handle);
+			call = this.support.locked(method, key, granted);
 			if (TRANSACTIONS_PRESENT) {
 				afterTransaction = CallerTransactionRelease.registerIfActive(call, method, key);
 			}
-			try (LockContext.Scope scope = LockContext.bind(call.lock())) {
+			try (LockContext.Scope scope = call.open()) {
 				return invocation.proceed();
 			}
 		}
@@ -70,7 +68,7 @@ final class BlockingLocking {
 				call.finish(failure, false);
 			}
 			else {
-				this.support.release(method, key, handle, failure, false);
+				this.support.release(method, key, granted.handle(), failure, false);
 			}
 		}
 	}

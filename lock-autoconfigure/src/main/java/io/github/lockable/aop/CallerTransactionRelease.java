@@ -42,8 +42,10 @@ final class CallerTransactionRelease implements TransactionSynchronization {
 		return release;
 	}
 
+	/** The method returned or threw: its work is observed to here, its lock held on. */
 	void methodEnded(@Nullable Throwable failure) {
 		this.failure = failure;
+		this.call.workEnded(failure);
 	}
 
 	@Override

@@ -37,7 +37,7 @@ final class FutureLocking extends AsynchronousLocking {
 	@Override
 	Object lock(MethodInvocation invocation, LockableMethod method, String key) {
 		CompletableFuture<Object> caller = new CompletableFuture<>();
-		this.support.acquireAsync(method, key, (decision) -> acquired(invocation, method, key, decision, caller));
+		this.support.acquireAsync(method, key, null, (decision) -> acquired(invocation, method, key, decision, caller));
 		return caller;
 	}
 
@@ -52,9 +52,9 @@ final class FutureLocking extends AsynchronousLocking {
 			return;
 		}
 		LockedCall call = (decision instanceof Decision.RunLocked locked)
-				? this.support.locked(method, key, locked.handle()) : null;
+				? this.support.locked(method, key, locked) : null;
 		CompletionStage<?> stage;
-		try (LockContext.Scope scope = (call != null) ? LockContext.bind(call.lock()) : NO_SCOPE) {
+		try (LockContext.Scope scope = (call != null) ? call.open() : NO_SCOPE) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.aop.Advice;
 import org.jspecify.annotations.Nullable;
 
@@ -16,6 +17,8 @@ import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
+import io.github.lockable.observation.LockAcquisitionObservationConvention;
+import io.github.lockable.observation.LockExecutionObservationConvention;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
@@ -49,6 +52,12 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 
 	private transient @Nullable IntSupplier orderSupplier;
 
+	private transient Supplier<ObservationRegistry> observationRegistry = () -> ObservationRegistry.NOOP;
+
+	private transient Supplier<LockAcquisitionObservationConvention> acquisitionConvention = () -> null;
+
+	private transient Supplier<LockExecutionObservationConvention> executionConvention = () -> null;
+
 	/**
 	 * Creates the advisor. Every collaborator is obtained on first use, so that creating the
 	 * advisor, which happens while bean post-processors are still being registered, creates
@@ -71,7 +80,34 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 			.of(() -> new LockDefaults(defaultTtl.get(), defaultConflictPolicy.get(), storeFailure.get()));
 		this.methods = new LockableMethods(lockDefaults, SingletonSupplier.of(keys));
 		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
-				() -> lockDefaults.obtain().storeFailure(), continuations, renewals));
+				() -> lockDefaults.obtain().storeFailure(), continuations, renewals, this::observationSettings));
+	}
+
+	/**
+	 * Observes every call: the wait and acquire as {@code lockable.lock.acquisition}, the
+	 * work under the lock as {@code lockable.lock.execution}. Without it, or with a registry
+	 * that has no handler, nothing is observed and nothing is allocated per call.
+	 * @param registry supplies the registry, asked on the first call
+	 */
+	public void setObservationRegistry(Supplier<ObservationRegistry> registry) {
+		this.observationRegistry = registry;
+	}
+
+	/**
+	 * Replaces the default conventions of the observations.
+	 * @param acquisition supplies the acquisition convention, or {@code null} for the
+	 * registry's global convention or the default; asked on the first call
+	 * @param execution supplies the execution convention, or {@code null} likewise
+	 */
+	public void setObservationConventions(Supplier<LockAcquisitionObservationConvention> acquisition,
+			Supplier<LockExecutionObservationConvention> execution) {
+		this.acquisitionConvention = acquisition;
+		this.executionConvention = execution;
+	}
+
+	private LockObservations.Settings observationSettings() {
+		return new LockObservations.Settings(this.observationRegistry.get(), this.acquisitionConvention.get(),
+				this.executionConvention.get());
 	}
 
 	/**

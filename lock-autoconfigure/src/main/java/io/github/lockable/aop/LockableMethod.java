@@ -9,6 +9,8 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockMetrics;
 
 /**
  * Everything the advice needs about one {@code @Lockable} method, worked out once at
@@ -17,6 +19,8 @@ import io.github.lockable.core.LockKeys;
 final class LockableMethod {
 
 	private final Method method;
+
+	private final Class<?> targetClass;
 
 	private final String description;
 
@@ -45,10 +49,15 @@ final class LockableMethod {
 
 	private final StoreOutage storeOutage = new StoreOutage(StoreOutage.DEFAULT_SUMMARY_INTERVAL);
 
-	LockableMethod(Method method, String description, @Nullable String staticKey, @Nullable LockKeyResolver resolver,
-			@Nullable String resolverName, LockKeys keys, Duration ttl, Duration waitTime, boolean renew, ConflictPolicy conflictPolicy,
-			ReturnKind returnKind, String @Nullable [] parameterNames) {
+	/** This method's metrics, asked for on its first call. */
+	private volatile @Nullable LockMetrics metrics;
+
+	LockableMethod(Method method, Class<?> targetClass, String description, @Nullable String staticKey,
+			@Nullable LockKeyResolver resolver, @Nullable String resolverName, LockKeys keys, Duration ttl,
+			Duration waitTime, boolean renew, ConflictPolicy conflictPolicy, ReturnKind returnKind,
+			String @Nullable [] parameterNames) {
 		this.method = method;
+		this.targetClass = targetClass;
 		this.description = description;
 		this.staticKey = staticKey;
 		this.resolver = resolver;
@@ -87,6 +96,33 @@ final class LockableMethod {
 
 	Method method() {
 		return this.method;
+	}
+
+	/** The user class that declares or inherits the method. */
+	Class<?> targetClass() {
+		return this.targetClass;
+	}
+
+	/**
+	 * The name metrics and observations know the lock by: the static key as declared, or
+	 * the resolver's bean name; never a resolved key, which is the caller's data.
+	 */
+	String lockName() {
+		return (this.staticPart != null) ? this.staticPart : this.resolverName;
+	}
+
+	/**
+	 * The metrics of this method's lock name, asked of the lock manager on the first call
+	 * and kept: no meter is looked up per call. Two first calls at once may both ask,
+	 * which registers nothing twice.
+	 */
+	LockMetrics metrics(LockManager manager) {
+		LockMetrics lockMetrics = this.metrics;
+		if (lockMetrics == null) {
+			lockMetrics = manager.metrics(lockName());
+			this.metrics = lockMetrics;
+		}
+		return lockMetrics;
 	}
 
 	String description() {

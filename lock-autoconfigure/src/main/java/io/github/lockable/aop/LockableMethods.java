@@ -220,7 +220,7 @@ final class LockableMethods {
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
-		return new LockableMethod(method, description, staticKey, resolver, annotation.resolver(), this.keys.obtain(), ttl,
+		return new LockableMethod(method, targetClass, description, staticKey, resolver, annotation.resolver(), this.keys.obtain(), ttl,
 				waitTime, annotation.renew(), policy, ReturnKind.of(method), this.parameterNames.getParameterNames(method));
 	}
 

@@ -2,16 +2,19 @@ package io.github.lockable.aop;
 
 import java.util.concurrent.CompletableFuture;
 
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.HeldLock;
+import io.github.lockable.LockContext;
 import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.core.LockRenewals.Renewal;
 
 /**
  * One call that holds its lock: the lock the method sees through
- * {@link io.github.lockable.LockContext}, its renewal, and its end. The renewal stops
- * before the release, so that no renewal follows it.
+ * {@link io.github.lockable.LockContext}, its renewal, the observation of its work, and its
+ * end. The observation stops when the work ends, the renewal before the release, so that
+ * no renewal follows it.
  */
 final class LockedCall {
 
@@ -25,32 +28,75 @@ final class LockedCall {
 
 	private final @Nullable Renewal renewal;
 
+	private final Observation execution;
+
+	/** Whether the execution observation stopped; a release after a transaction comes later. */
+	private boolean workEnded;
+
 	LockedCall(LockingSupport support, LockableMethod method, String key, DefaultHeldLock lock,
-			@Nullable Renewal renewal) {
+			@Nullable Renewal renewal, Observation execution) {
 		this.support = support;
 		this.method = method;
 		this.key = key;
 		this.lock = lock;
 		this.renewal = renewal;
+		this.execution = execution;
 	}
 
 	HeldLock lock() {
 		return this.lock;
 	}
 
+	/** The observation of the work, {@link Observation#NOOP} when nothing observes. */
+	Observation execution() {
+		return this.execution;
+	}
+
 	/**
-	 * Stops the renewal, releases and logs how the call ended. Never throws.
+	 * Makes the lock and the observation of the work current on this thread while the
+	 * method is called.
+	 * @return the scope to close when the method returned
+	 */
+	LockContext.Scope open() {
+		LockContext.Scope bound = LockContext.bind(this.lock);
+		if (this.execution.isNoop()) {
+			return bound;
+		}
+		Observation.Scope observed = LockObservations.openScope(this.execution);
+		return () -> {
+			observed.close();
+			bound.close();
+		};
+	}
+
+	/**
+	 * The method's work ended: stops its observation, once. Never throws.
+	 * @param error what the work threw or failed with, or {@code null}
+	 */
+	void workEnded(@Nullable Throwable error) {
+		if (!this.workEnded) {
+			this.workEnded = true;
+			LockObservations.executed(this.execution, error);
+		}
+	}
+
+	/**
+	 * Ends the work if that was not done, stops the renewal, releases and logs how the call
+	 * ended. Never throws.
 	 */
 	void finish(@Nullable Throwable error, boolean cancelled) {
+		workEnded(error);
 		stopRenewal();
 		this.support.release(this.method, this.key, this.lock.handles().get(0), error, cancelled);
 	}
 
 	/**
-	 * Stops the renewal, then releases without blocking and logs how the call ended.
+	 * Ends the work, stops the renewal, then releases without blocking and logs how the call
+	 * ended.
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
 	CompletableFuture<Void> finishAsync(@Nullable Throwable error, boolean cancelled) {
+		workEnded(error);
 		stopRenewal();
 		return this.support.releaseAsync(this.method, this.key, this.lock.handles().get(0), error, cancelled);
 	}

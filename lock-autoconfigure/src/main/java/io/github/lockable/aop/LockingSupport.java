@@ -10,6 +10,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInvocation;
 
 import io.github.lockable.StoreFailurePolicy;
@@ -21,6 +22,7 @@ import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockRenewals.Renewal;
+import io.github.lockable.observation.LockObservationContext.Outcome;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
@@ -46,23 +48,46 @@ final class LockingSupport {
 
 	private final SingletonSupplier<LockRenewals> renewals;
 
+	private final LockObservations observations;
+
 	/**
 	 * @param lockManager the lock manager, obtained on first use
 	 * @param storeFailure what a store failure means, obtained on first use
 	 * @param continuations where asynchronous kinds continue once the store answered, so
 	 * that no user code runs on the store client's I/O threads or on the JDK's timeout thread
 	 * @param renewals renews the locks of methods with {@code renew = true}, obtained on first use
+	 * @param observations the observation registry and conventions, obtained on first use
 	 */
 	LockingSupport(Supplier<LockManager> lockManager, Supplier<StoreFailurePolicy> storeFailure,
-			Supplier<Executor> continuations, Supplier<LockRenewals> renewals) {
+			Supplier<Executor> continuations, Supplier<LockRenewals> renewals,
+			Supplier<LockObservations.Settings> observations) {
 		this.lockManager = SingletonSupplier.of(lockManager);
 		this.storeFailure = SingletonSupplier.of(storeFailure);
 		this.continuations = SingletonSupplier.of(continuations);
 		this.renewals = SingletonSupplier.of(renewals);
+		this.observations = new LockObservations(observations, () -> lockManager().store().name());
 	}
 
 	LockManager lockManager() {
 		return this.lockManager.obtain();
+	}
+
+	/**
+	 * Acquires, waiting on this thread when the method has a {@code waitTime}, observed.
+	 * @return what the call does next
+	 */
+	Decision acquire(LockableMethod method, String key) {
+		Observation acquisition = this.observations.acquisition(method, null);
+		AcquireResult result;
+		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
+			LockManager manager = lockManager();
+			result = manager.acquire(key, method.ttl(), method.waitTime(), method.metrics(manager));
+		}
+		catch (RuntimeException ex) {
+			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
+			throw ex;
+		}
+		return decide(method, key, result, acquisition);
 	}
 
 	/**
@@ -80,26 +105,31 @@ final class LockingSupport {
 	}
 
 	/**
-	 * What the call does after an acquire attempt; logs held locks and store failures.
-	 * Nothing here can throw once a lock was acquired: the caller must reach its release.
+	 * What the call does after an acquire attempt; logs held locks and store failures, and
+	 * stops the acquisition observation with the outcome. Nothing here can throw once a
+	 * lock was acquired: the caller must reach its release.
 	 */
-	Decision decide(LockableMethod method, String key, AcquireResult result) {
+	private Decision decide(LockableMethod method, String key, AcquireResult result, Observation acquisition) {
 		if (result instanceof AcquireResult.Acquired acquired) {
+			LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
 			storeAnswered(method);
-			return new Decision.RunLocked(acquired.handle());
+			return new Decision.RunLocked(acquired.handle(), acquisition);
 		}
 		String store = lockManager().store().name();
 		if (result instanceof AcquireResult.Held held) {
 			storeAnswered(method);
 			if (method.conflictPolicy() == ConflictPolicy.SKIP) {
+				LockObservations.acquired(acquisition, Outcome.SKIPPED, null);
 				LockAttempts.skipped(method, key, store, held);
 				return Decision.SKIP;
 			}
+			LockObservations.acquired(acquisition, Outcome.HELD, null);
 			LockAttempts.conflicted(method, key, store, held);
 			return new Decision.Refuse(new LockConflictException(method.conflictPolicy(),
 					(held.remainingTtl() != null) ? held.remainingTtl() : method.ttl()));
 		}
 		LockStoreException cause = ((AcquireResult.Failed) result).cause();
+		LockObservations.acquired(acquisition, Outcome.FAILED, cause);
 		boolean proceeding = this.storeFailure.obtain() == StoreFailurePolicy.PROCEED;
 		LockAttempts.storeFailed(method, key, store, cause, proceeding,
 				method.storeOutage().failed(cause.getCode(), System.nanoTime()));
@@ -124,18 +154,22 @@ final class LockingSupport {
 
 	/**
 	 * A call that holds its lock: the lock as {@link io.github.lockable.LockContext} hands it
-	 * to the method, renewed while the call runs when the method asks for it.
+	 * to the method, renewed while the call runs when the method asks for it, and the
+	 * observation of the work, started now.
 	 */
-	LockedCall locked(LockableMethod method, String key, LockHandle handle) {
-		DefaultHeldLock lock = new DefaultHeldLock(lockManager(), List.of(method.resourcePart(key)), List.of(handle));
+	LockedCall locked(LockableMethod method, String key, Decision.RunLocked granted) {
+		LockHandle handle = granted.handle();
+		LockManager manager = lockManager();
+		DefaultHeldLock lock = new DefaultHeldLock(manager, List.of(method.resourcePart(key)), List.of(handle));
 		Renewal renewal = null;
 		if (method.renew()) {
-			renewal = this.renewals.obtain().start(handle, method.ttl(), () -> {
+			renewal = this.renewals.obtain().start(handle, method.ttl(), method.metrics(manager), () -> {
 				lock.markLost();
 				LockAttempts.lost(method, key, lockManager().store().name(), handle.elapsed());
 			});
 		}
-		return new LockedCall(this, method, key, lock, renewal);
+		return new LockedCall(this, method, key, lock, renewal,
+				this.observations.execution(method, granted.acquisition()));
 	}
 
 	/**
@@ -173,12 +207,26 @@ final class LockingSupport {
 	}
 
 	/**
-	 * Acquires without blocking the caller, and hands what the call does next to the
-	 * continuation, off the store's threads (see {@link #whenDone}).
+	 * Acquires without blocking the caller, observed, and hands what the call does next to
+	 * the continuation, off the store's threads (see {@link #whenDone}). The acquisition
+	 * observation ends when the store answered.
+	 * @param parent the caller's observation when it is not current on this thread, or
+	 * {@code null}
 	 */
-	void acquireAsync(LockableMethod method, String key, Consumer<Decision> continuation) {
-		whenDone(lockManager().acquireAsync(key, method.ttl(), method.waitTime()),
-				(result, error) -> continuation.accept(decide(method, key, acquireResult(result, error))));
+	void acquireAsync(LockableMethod method, String key, @Nullable Observation parent,
+			Consumer<Decision> continuation) {
+		Observation acquisition = this.observations.acquisition(method, parent);
+		CompletionStage<AcquireResult> acquire;
+		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
+			LockManager manager = lockManager();
+			acquire = manager.acquireAsync(key, method.ttl(), method.waitTime(), method.metrics(manager));
+		}
+		catch (RuntimeException ex) {
+			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
+			throw ex;
+		}
+		whenDone(acquire,
+				(result, error) -> continuation.accept(decide(method, key, acquireResult(result, error), acquisition)));
 	}
 
 	/**
@@ -247,8 +295,10 @@ final class LockingSupport {
 		/**
 		 * Run the method, then release.
 		 * @param handle the granted lock
+		 * @param acquisition the ended acquisition observation, whose parent the execution
+		 * observation shares
 		 */
-		record RunLocked(LockHandle handle) implements Decision {
+		record RunLocked(LockHandle handle, Observation acquisition) implements Decision {
 		}
 
 		/** The policy is SKIP. */

@@ -3,10 +3,13 @@ package io.github.lockable.aop;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
+import reactor.util.context.Context;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
@@ -46,7 +49,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 	private void subscribed(MethodInvocation invocation, LockableMethod method, String key, MonoSink<Object> sink) {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		sink.onCancel(() -> cancelled.set(true));
-		this.support.acquireAsync(method, key, (decision) -> {
+		this.support.acquireAsync(method, key, callerObservation(sink), (decision) -> {
 			if (cancelled.get()) {
 				// Cancelled before the method was called: call nothing, hold nothing.
 				if (decision instanceof Decision.RunLocked locked) {
@@ -54,7 +57,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 				}
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
-				run(invocation, this.support.locked(method, key, locked.handle()), sink, cancelled);
+				run(invocation, this.support.locked(method, key, locked), sink, cancelled);
 			}
 			else if (decision == Decision.RUN_UNLOCKED) {
 				run(invocation, null, sink, cancelled);
@@ -68,10 +71,17 @@ final class ReactiveLocking extends AsynchronousLocking {
 		});
 	}
 
+	/** The subscriber's observation, which a WebFlux server or the caller put in the Reactor context. */
+	@Nullable
+	private static Observation callerObservation(MonoSink<Object> sink) {
+		Object observation = sink.contextView().getOrDefault(ObservationThreadLocalAccessor.KEY, null);
+		return (observation instanceof Observation caller) ? caller : null;
+	}
+
 	private void run(MethodInvocation invocation, @Nullable LockedCall call, MonoSink<Object> sink,
 			AtomicBoolean cancelled) {
 		Mono<?> body;
-		try {
+		try (Observation.Scope scope = LockObservations.openScope((call != null) ? call.execution() : Observation.NOOP)) {
 			body = (Mono<?>) proceed(invocation);
 		}
 		catch (Throwable ex) {
@@ -84,11 +94,19 @@ final class ReactiveLocking extends AsynchronousLocking {
 		}
 		AtomicReference<Object> value = new AtomicReference<>();
 		// Not disposed on the subscriber's cancel: the lock is held until this work ends.
-		Mono<?> locked = (call != null)
-				? body.contextWrite((context) -> context.put(LockContext.REACTOR_CONTEXT_KEY, call.lock())) : body;
+		Mono<?> locked = (call != null) ? body.contextWrite((context) -> withLock(context, call)) : body;
 		locked.contextWrite(sink.contextView())
 			.subscribe(value::set, (error) -> ended(call, sink, cancelled, null, error),
 					() -> ended(call, sink, cancelled, value.get(), null));
+	}
+
+	/**
+	 * The method's Mono sees the lock, and its operators see the execution observation as
+	 * their parent, the way they see the one a web server put in the Reactor context.
+	 */
+	private static Context withLock(Context context, LockedCall call) {
+		Context locked = context.put(LockContext.REACTOR_CONTEXT_KEY, call.lock());
+		return call.execution().isNoop() ? locked : locked.put(ObservationThreadLocalAccessor.KEY, call.execution());
 	}
 
 	/**

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockableAdvisor;
@@ -16,6 +18,8 @@ import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.observation.LockAcquisitionObservationConvention;
+import io.github.lockable.observation.LockExecutionObservationConvention;
 import io.github.lockable.store.LockStore;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -94,18 +98,24 @@ public class LockableAutoConfiguration {
 	/**
 	 * The advisor is created while bean post-processors are being registered, so it takes
 	 * every collaborator lazily: a bean it pulled in then would miss some post-processors,
-	 * and Spring would warn about it at every start.
+	 * and Spring would warn about it at every start. The observation registry too, which
+	 * Spring Boot configures with its handlers later: the advisor asks for it on the first
+	 * call, and observes nothing without one.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static LockableAdvisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
 			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager,
-			ObjectProvider<LockRenewals> renewals, BeanFactory beanFactory) {
+			ObjectProvider<LockRenewals> renewals, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
+			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
 		LockableAdvisor advisor = new LockableAdvisor(() -> properties.getObject().getDefaultTtl(),
 				() -> properties.getObject().getDefaultConflictPolicy(), () -> properties.getObject().getStoreFailure(),
 				keys::getObject, lockManager::getObject, () -> continuations(beanFactory), renewals::getObject);
 		advisor.setOrder(() -> properties.getObject().getOrder());
+		advisor.setObservationRegistry(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+		advisor.setObservationConventions(acquisitionConvention::getIfUnique, executionConvention::getIfUnique);
 		return advisor;
 	}
 

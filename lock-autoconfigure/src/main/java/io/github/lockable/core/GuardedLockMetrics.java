@@ -19,15 +19,33 @@ final class GuardedLockMetrics implements LockMetrics {
 
 	private final LockMetrics delegate;
 
-	private final AtomicBoolean reported = new AtomicBoolean();
+	/** Shared by the metrics of every lock name, so that the WARN comes once in all. */
+	private final AtomicBoolean reported;
 
-	private GuardedLockMetrics(LockMetrics delegate) {
+	private GuardedLockMetrics(LockMetrics delegate, AtomicBoolean reported) {
 		this.delegate = delegate;
+		this.reported = reported;
 	}
 
 	static LockMetrics guard(LockMetrics metrics) {
 		return (metrics == LockMetrics.NONE || metrics instanceof GuardedLockMetrics) ? metrics
-				: new GuardedLockMetrics(metrics);
+				: new GuardedLockMetrics(metrics, new AtomicBoolean());
+	}
+
+	@Override
+	public LockMetrics forLock(String lock) {
+		LockMetrics bound;
+		try {
+			bound = this.delegate.forLock(lock);
+		}
+		catch (RuntimeException ex) {
+			failed("forLock", ex);
+			return this;
+		}
+		if (bound == this.delegate || bound instanceof GuardedLockMetrics) {
+			return (bound == this.delegate) ? this : bound;
+		}
+		return (bound == LockMetrics.NONE) ? bound : new GuardedLockMetrics(bound, this.reported);
 	}
 
 	@Override
@@ -37,6 +55,16 @@ final class GuardedLockMetrics implements LockMetrics {
 		}
 		catch (RuntimeException ex) {
 			failed("acquireAttempted", ex);
+		}
+	}
+
+	@Override
+	public void waited(AcquireResult result, Duration waited) {
+		try {
+			this.delegate.waited(result, waited);
+		}
+		catch (RuntimeException ex) {
+			failed("waited", ex);
 		}
 	}
 

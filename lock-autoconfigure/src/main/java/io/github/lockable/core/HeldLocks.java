@@ -5,28 +5,36 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The locks this instance holds now: every lock the {@link LockManager} granted and has
- * not yet released. Adding and removing cost one concurrent set operation, so that the
+ * not yet released. Adding and removing cost one concurrent map operation, so that the
  * locking path stays as fast as before; the work is done by {@link #snapshot()}, which
  * reports key and timing only, never the token.
  */
 public final class HeldLocks {
 
-	private final Set<LockHandle> handles = ConcurrentHashMap.newKeySet();
+	/** Each held lock with the metrics its release reports to. */
+	private final Map<LockHandle, LockMetrics> handles = new ConcurrentHashMap<>();
 
-	void add(LockHandle handle) {
-		this.handles.add(handle);
+	void add(LockHandle handle, LockMetrics metrics) {
+		this.handles.put(handle, metrics);
 	}
 
-	void remove(LockHandle handle) {
-		this.handles.remove(handle);
+	/**
+	 * Forgets a lock.
+	 * @return the metrics it was acquired with, or {@code null} when it was not held
+	 */
+	@Nullable
+	LockMetrics remove(LockHandle handle) {
+		return this.handles.remove(handle);
 	}
 
 	/**
@@ -36,7 +44,7 @@ public final class HeldLocks {
 	 */
 	public List<HeldLockInfo> snapshot() {
 		List<HeldLockInfo> held = new ArrayList<>(this.handles.size());
-		for (LockHandle handle : this.handles) {
+		for (LockHandle handle : this.handles.keySet()) {
 			if (handle.isReleased()) {
 				this.handles.remove(handle);
 				continue;

@@ -72,13 +72,23 @@ public class LockManager {
 	}
 
 	/**
+	 * The metrics of one lock name, to hand to the acquire methods that take them: ask once
+	 * per lock name and keep them.
+	 * @param lock a static key or a resolver's name, never a resolved key
+	 * @return the lock's metrics; a hook that throws is reported and otherwise ignored
+	 */
+	public LockMetrics metrics(String lock) {
+		return this.metrics.forLock(lock);
+	}
+
+	/**
 	 * Tries once to take the lock.
 	 * @param key the full key
 	 * @param ttl the lock's TTL
 	 * @return acquired, held, or failed
 	 */
 	public AcquireResult acquire(String key, Duration ttl) {
-		return acquired(key, this.store.acquire(new LockRequest(key, ttl)));
+		return acquire(key, ttl, Duration.ZERO, this.metrics);
 	}
 
 	/**
@@ -89,7 +99,7 @@ public class LockManager {
 	 * exceptionally for a store failure
 	 */
 	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl) {
-		return this.store.acquireAsync(new LockRequest(key, ttl)).thenApply((result) -> acquired(key, result));
+		return acquireAsync(key, ttl, Duration.ZERO, this.metrics);
 	}
 
 	/**
@@ -102,16 +112,31 @@ public class LockManager {
 	 * @return acquired, held (still, after {@code waitTime}), or failed
 	 */
 	public AcquireResult acquire(String key, Duration ttl, Duration waitTime) {
-		if (waitTime.isZero() || waitTime.isNegative()) {
-			return acquire(key, ttl);
-		}
+		return acquire(key, ttl, waitTime, this.metrics);
+	}
+
+	/**
+	 * As {@link #acquire(String, Duration, Duration)}, recording on the given metrics.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @param metrics what {@link #metrics(String)} gave for the lock's name; its release
+	 * reports to them too
+	 * @return acquired, held (still, after {@code waitTime}), or failed
+	 */
+	public AcquireResult acquire(String key, Duration ttl, Duration waitTime, LockMetrics metrics) {
+		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
 		LockRequest request = new LockRequest(key, ttl);
-		long deadline = System.nanoTime() + waitTime.toNanos();
+		if (waitTime.isZero() || waitTime.isNegative()) {
+			return acquired(key, this.store.acquire(request), lockMetrics);
+		}
+		long start = System.nanoTime();
+		long deadline = start + waitTime.toNanos();
 		while (true) {
 			AcquireResult result = this.store.acquire(request);
 			Duration pause = pauseAfter(result, deadline);
 			if (pause == null || !awaitRelease(key, pause)) {
-				return acquired(key, result);
+				return waited(key, result, start, lockMetrics);
 			}
 		}
 	}
@@ -125,11 +150,28 @@ public class LockManager {
 	 * a store failure
 	 */
 	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime) {
+		return acquireAsync(key, ttl, waitTime, this.metrics);
+	}
+
+	/**
+	 * Waits without blocking; otherwise as {@link #acquire(String, Duration, Duration, LockMetrics)}.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @param metrics what {@link #metrics(String)} gave for the lock's name
+	 * @return a stage with acquired, held, or failed; it never completes exceptionally for
+	 * a store failure
+	 */
+	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime,
+			LockMetrics metrics) {
+		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
+		LockRequest request = new LockRequest(key, ttl);
 		if (waitTime.isZero() || waitTime.isNegative()) {
-			return acquireAsync(key, ttl);
+			return this.store.acquireAsync(request).thenApply((result) -> acquired(key, result, lockMetrics));
 		}
-		return attemptUntil(new LockRequest(key, ttl), System.nanoTime() + waitTime.toNanos())
-			.thenApply((result) -> acquired(key, result));
+		long start = System.nanoTime();
+		return attemptUntil(request, start + waitTime.toNanos())
+			.thenApply((result) -> waited(key, result, start, lockMetrics));
 	}
 
 	private CompletionStage<AcquireResult> attemptUntil(LockRequest request, long deadline) {
@@ -175,11 +217,17 @@ public class LockManager {
 		}
 	}
 
-	private AcquireResult acquired(String key, AcquireResult result) {
+	private AcquireResult waited(String key, AcquireResult result, long start, LockMetrics metrics) {
+		acquired(key, result, metrics);
+		metrics.waited(result, Duration.ofNanos(System.nanoTime() - start));
+		return result;
+	}
+
+	private AcquireResult acquired(String key, AcquireResult result, LockMetrics metrics) {
 		if (result instanceof AcquireResult.Acquired granted) {
-			this.held.add(granted.handle());
+			this.held.add(granted.handle(), metrics);
 		}
-		this.metrics.acquireAttempted(result);
+		metrics.acquireAttempted(result);
 		if (result instanceof AcquireResult.Failed failed && logger.isDebugEnabled()) {
 			// The caller decides what a failure means and reports it.
 			LockStoreException cause = failed.cause();
@@ -195,16 +243,22 @@ public class LockManager {
 	 * @param handle what {@link #acquire(String, Duration)} granted
 	 */
 	public void release(LockHandle handle) {
-		this.held.remove(handle);
+		LockMetrics metrics = metricsOf(handle);
 		ReleaseResult result;
 		try {
 			result = handle.release();
 		}
 		catch (RuntimeException ex) {
-			releaseFailed(handle, ex);
+			releaseFailed(handle, ex, metrics);
 			return;
 		}
-		released(handle, result);
+		released(handle, result, metrics);
+	}
+
+	/** The metrics the lock was acquired with; it is no longer held once this is asked. */
+	private LockMetrics metricsOf(LockHandle handle) {
+		LockMetrics metrics = this.held.remove(handle);
+		return (metrics != null) ? metrics : this.metrics;
 	}
 
 	/**
@@ -213,7 +267,7 @@ public class LockManager {
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
 	public CompletionStage<Void> releaseAsync(LockHandle handle) {
-		this.held.remove(handle);
+		LockMetrics metrics = metricsOf(handle);
 		CompletionStage<ReleaseResult> release;
 		try {
 			release = handle.releaseAsync();
@@ -223,33 +277,33 @@ public class LockManager {
 		}
 		return release.handle((result, ex) -> {
 			if (ex != null) {
-				releaseFailed(handle, ex);
+				releaseFailed(handle, ex, metrics);
 			}
 			else {
-				released(handle, result);
+				released(handle, result, metrics);
 			}
 			return null;
 		});
 	}
 
-	private void released(LockHandle handle, ReleaseResult result) {
+	private void released(LockHandle handle, ReleaseResult result, LockMetrics metrics) {
 		Duration held = handle.elapsed();
-		this.metrics.released(result, held);
+		metrics.released(result, held);
 		LockLease lease = handle.lease();
 		if (result == ReleaseResult.NOT_OWNER) {
 			logger.warn("Lock {} expired before release: TTL shorter than the work (held {}ms, TTL {}ms); "
 					+ "another caller may have run at the same time", lease.key(), held.toMillis(), lease.ttl().toMillis());
 		}
 		else if (held.toNanos() > lease.ttl().toNanos() * this.ttlWarningRatio) {
-			this.metrics.ttlNearlyExhausted();
+			metrics.ttlNearlyExhausted();
 			logger.warn("Lock {} was held {}ms, more than {}% of its TTL {}ms: raise the TTL or shorten the work",
 					lease.key(), held.toMillis(), Math.round(this.ttlWarningRatio * 100), lease.ttl().toMillis());
 		}
 	}
 
-	private void releaseFailed(LockHandle handle, Throwable ex) {
+	private void releaseFailed(LockHandle handle, Throwable ex, LockMetrics metrics) {
 		Duration held = handle.elapsed();
-		this.metrics.releaseFailed(held);
+		metrics.releaseFailed(held);
 		Throwable cause = (ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null)
 				? ex.getCause() : ex;
 		logger.warn("Failed to release lock {} after {}ms; it runs out with its TTL {}ms: {}", handle.lease().key(),

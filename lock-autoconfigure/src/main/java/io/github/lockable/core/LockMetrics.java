@@ -8,6 +8,11 @@ import io.github.lockable.store.ReleaseResult;
 /**
  * Hooks the lock manager calls on every acquire and release, for metrics. Implementations
  * must be cheap and must not throw: they run on every locked call.
+ * <p>
+ * Each {@code @Lockable} method records on the metrics {@link #forLock(String) of its lock
+ * name}, asked for once, when the method is first called; the receiver itself records the
+ * locks taken through {@link io.github.lockable.LockTemplate} (lock name
+ * {@value #TEMPLATE_LOCK}).
  */
 public interface LockMetrics {
 
@@ -18,10 +23,35 @@ public interface LockMetrics {
 	};
 
 	/**
+	 * The lock name of the locks taken through {@link io.github.lockable.LockTemplate}:
+	 * their keys are the caller's data, so they share one name.
+	 */
+	String TEMPLATE_LOCK = "LockTemplate";
+
+	/**
+	 * The metrics of one lock name: the static key of a {@code @Lockable} method as
+	 * declared, or the name of its resolver; never a resolved key. Called once per method,
+	 * so this is the place to look up or register meters, not the hooks.
+	 * @param lock the lock name
+	 * @return the metrics to record that lock's events on; by default this instance
+	 */
+	default LockMetrics forLock(String lock) {
+		return this;
+	}
+
+	/**
 	 * An acquire attempt ended.
 	 * @param result what the store answered
 	 */
 	default void acquireAttempted(AcquireResult result) {
+	}
+
+	/**
+	 * An acquire that was allowed to wait ({@code waitTime} above zero) ended.
+	 * @param result how it ended
+	 * @param waited how long it took, waiting included
+	 */
+	default void waited(AcquireResult result, Duration waited) {
 	}
 
 	/**

@@ -56,7 +56,20 @@ public final class LockRenewals implements AutoCloseable {
 	 * @return the renewal, to stop before the release
 	 */
 	public Renewal start(LockHandle handle, Duration ttl, Runnable lost) {
-		Renewal renewal = new Renewal(handle, ttl, lost);
+		return start(handle, ttl, this.metrics, lost);
+	}
+
+	/**
+	 * Starts renewing a lock, as {@link #start(LockHandle, Duration, Runnable)}, reporting
+	 * every renewal to the lock's own metrics.
+	 * @param handle the granted lock
+	 * @param ttl the TTL each renewal sets
+	 * @param metrics the lock's metrics, from {@link LockManager#metrics(String)}
+	 * @param lost called once, on a renewal thread, when a renewal finds the lock lost
+	 * @return the renewal, to stop before the release
+	 */
+	public Renewal start(LockHandle handle, Duration ttl, LockMetrics metrics, Runnable lost) {
+		Renewal renewal = new Renewal(handle, ttl, GuardedLockMetrics.guard(metrics), lost);
 		renewal.scheduleNext();
 		return renewal;
 	}
@@ -80,15 +93,18 @@ public final class LockRenewals implements AutoCloseable {
 
 		private final long periodNanos;
 
+		private final LockMetrics metrics;
+
 		private final Runnable lost;
 
 		private final AtomicBoolean stopped = new AtomicBoolean();
 
 		private volatile @Nullable ScheduledFuture<?> next;
 
-		Renewal(LockHandle handle, Duration ttl, Runnable lost) {
+		Renewal(LockHandle handle, Duration ttl, LockMetrics metrics, Runnable lost) {
 			this.handle = handle;
 			this.ttl = ttl;
+			this.metrics = metrics;
 			this.periodNanos = Math.max(ttl.toNanos() / 3, TimeUnit.MILLISECONDS.toNanos(1));
 			this.lost = lost;
 		}
@@ -141,16 +157,16 @@ public final class LockRenewals implements AutoCloseable {
 				}
 				if (error != null) {
 					// The store did not answer; the lock may still be ours, so try again.
-					LockRenewals.this.metrics.renewed(RenewalResult.FAILED);
+					this.metrics.renewed(RenewalResult.FAILED);
 					logger.debug("Renewal of lock {} failed; retrying", this.handle.lease().key(), error);
 					scheduleNext();
 				}
 				else if (extended) {
-					LockRenewals.this.metrics.renewed(RenewalResult.EXTENDED);
+					this.metrics.renewed(RenewalResult.EXTENDED);
 					scheduleNext();
 				}
 				else if (this.stopped.compareAndSet(false, true)) {
-					LockRenewals.this.metrics.renewed(RenewalResult.LOST);
+					this.metrics.renewed(RenewalResult.LOST);
 					this.lost.run();
 				}
 			});

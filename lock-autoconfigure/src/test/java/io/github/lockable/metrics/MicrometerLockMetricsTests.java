@@ -1,10 +1,13 @@
 package io.github.lockable.metrics;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockRenewals;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
@@ -38,6 +41,34 @@ class MicrometerLockMetricsTests {
 		assertThat(count("lockable.release", "failed")).isEqualTo(1);
 		assertThat(this.registry.get("lockable.held").tag("store", "redis").timer().count()).isEqualTo(3);
 		assertThat(this.registry.get("lockable.ttl.warnings").counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	void eachLockNameHasItsOwnMetersAndTheTemplateItsFixedName() {
+		LockMetrics report = this.metrics.forLock("report");
+		report.acquireAttempted(new AcquireResult.Held(null, null));
+		report.renewed(LockRenewals.RenewalResult.EXTENDED);
+		this.metrics.acquireAttempted(new AcquireResult.Held(null, null));
+		this.metrics.acquireAttempted(new AcquireResult.Held(null, null));
+		assertThat(this.registry.get("lockable.acquire").tag("lock", "report").tag("result", "held").counter().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("lockable.acquire").tag("lock", "LockTemplate").tag("result", "held")
+			.counter().count()).isEqualTo(2);
+		assertThat(this.registry.get("lockable.renewals").tag("lock", "report").tag("result", "extended")
+			.counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	void timesWaitsByHowTheyEnded() {
+		LockMetrics report = this.metrics.forLock("report");
+		report.waited(new AcquireResult.Held(null, null), Duration.ofMillis(200));
+		report.waited(new AcquireResult.Failed(new LockStoreException("down")), Duration.ofMillis(50));
+		assertThat(this.registry.get("lockable.acquire.wait").tag("lock", "report").tag("result", "held").timer()
+			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(200);
+		assertThat(this.registry.get("lockable.acquire.wait").tag("lock", "report").tag("result", "failed").timer()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("lockable.acquire.wait").tag("lock", "report").tag("result", "acquired").timer()
+			.count()).isZero();
 	}
 
 	private double count(String name, String result) {
