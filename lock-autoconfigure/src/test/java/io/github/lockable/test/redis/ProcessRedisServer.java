@@ -1,21 +1,13 @@
 package io.github.lockable.test.redis;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code redis-server} process the harness starts on a free loopback port, without
  * persistence, and stops when the JVM exits.
  */
 final class ProcessRedisServer extends RedisTestServer {
-
-	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
 
 	private final Path binary;
 
@@ -25,17 +17,12 @@ final class ProcessRedisServer extends RedisTestServer {
 
 	private int port;
 
-	private Process process;
+	private RedisProcess process;
 
 	ProcessRedisServer(Path binary, String origin) {
 		this.binary = binary;
 		this.origin = origin;
-		try {
-			this.directory = Files.createTempDirectory("lockable-redis-");
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot create a directory for redis-server", ex);
-		}
+		this.directory = RedisProcess.temporaryDirectory("lockable-redis-");
 	}
 
 	@Override
@@ -89,29 +76,10 @@ final class ProcessRedisServer extends RedisTestServer {
 	}
 
 	private void launch(int port) {
-		List<String> command = new ArrayList<>();
-		command.add(this.binary.toString());
-		command.addAll(redisServerArguments(port));
-		command.add("--dir");
-		command.add(this.directory.toString());
-		Path log = this.directory.resolve("redis-" + port + ".log");
-		Process started;
-		try {
-			started = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(log.toFile())
-				.start();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot run " + this.binary + ": " + ex.getMessage(), ex);
-		}
-		try {
-			RedisTestServers.awaitPing(host(), port, STARTUP_TIMEOUT, started::isAlive);
-		}
-		catch (RuntimeException ex) {
-			started.destroyForcibly();
-			throw new IllegalStateException(ex.getMessage() + "; its output: " + tail(log), ex);
-		}
-		this.process = started;
+		List<String> arguments = RedisProcess.serverArguments(port);
+		arguments.add("--dir");
+		arguments.add(this.directory.toString());
+		this.process = RedisProcess.start(this.binary, this.directory, port, arguments);
 	}
 
 	@Override
@@ -120,32 +88,14 @@ final class ProcessRedisServer extends RedisTestServer {
 		if (this.process == null) {
 			return;
 		}
-		this.process.destroy();
-		try {
-			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-				this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.process.destroyForcibly();
-		}
+		this.process.stop();
 		this.process = null;
 	}
 
 	@Override
 	void shutdown() {
 		stop();
-	}
-
-	private static String tail(Path log) {
-		try {
-			String content = Files.readString(log, StandardCharsets.UTF_8);
-			return content.substring(Math.max(0, content.length() - 2000));
-		}
-		catch (IOException ex) {
-			return "(no log: " + ex.getMessage() + ")";
-		}
+		RedisProcess.deleteDirectory(this.directory);
 	}
 
 }

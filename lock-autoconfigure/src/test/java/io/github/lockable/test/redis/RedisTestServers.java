@@ -140,6 +140,27 @@ final class RedisTestServers {
 		}
 	}
 
+	/**
+	 * A binary of the Redis distribution whose {@code redis-server} the harness starts:
+	 * next to that {@code redis-server} on the {@code PATH}, else on the {@code PATH}.
+	 * @param name {@code redis-server} or {@code redis-cli}
+	 * @return the binary
+	 * @throws IllegalStateException when there is none, saying how to get one
+	 */
+	static Path localBinary(String name) {
+		Path server = findOnPath("redis-server");
+		Path sibling = (server != null) ? server.resolveSibling(name) : null;
+		if (sibling != null && Files.isExecutable(sibling)) {
+			return sibling;
+		}
+		Path found = findOnPath(name);
+		if (found == null) {
+			throw new IllegalStateException("No " + name + " on the PATH: the Redis Cluster and Sentinel tests start "
+					+ "their own servers (sudo apt-get install redis-server, or brew install redis)");
+		}
+		return found;
+	}
+
 	static Path findOnPath(String name) {
 		String path = System.getenv("PATH");
 		if (path == null) {
