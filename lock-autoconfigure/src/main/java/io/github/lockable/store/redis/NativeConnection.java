@@ -4,20 +4,19 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnection;
-
 /**
- * A connection the store took from the factory, with the Lettuce commands it sends on.
+ * A connection the store opened or took from the factory, with the Lettuce commands it
+ * sends on and what to close to give it back.
  */
-record NativeConnection(LettuceConnection springConnection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+record NativeConnection(AutoCloseable resource, RedisClusterAsyncCommands<byte[], byte[]> commands) {
 
 	private static final Logger logger = LoggerFactory.getLogger(NativeConnection.class);
 
 	void close() {
 		try {
-			this.springConnection.close();
+			this.resource.close();
 		}
-		catch (RuntimeException ex) {
+		catch (Exception ex) {
 			logger.debug("Failed to close the Redis connection", ex);
 		}
 	}

@@ -2,6 +2,11 @@ package io.github.lockable.store.redis;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 
 import io.github.lockable.store.LockStoreException;
 
@@ -20,7 +25,7 @@ import org.springframework.lang.Nullable;
  */
 final class RedisConnections implements AutoCloseable {
 
-	private final LettuceConnectionFactory connectionFactory;
+	private final Supplier<NativeConnection> opener;
 
 	private final Object monitor = new Object();
 
@@ -30,8 +35,30 @@ final class RedisConnections implements AutoCloseable {
 	@Nullable
 	private CompletableFuture<NativeConnection> opening;
 
-	RedisConnections(LettuceConnectionFactory connectionFactory) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+	private RedisConnections(Supplier<NativeConnection> opener) {
+		this.opener = opener;
+	}
+
+	/**
+	 * The factory's connection: its shared native connection, unless the factory shares
+	 * none, then a dedicated one from its pool.
+	 * @param connectionFactory the application's factory
+	 * @return the connections, nothing opened yet
+	 */
+	static RedisConnections shared(LettuceConnectionFactory connectionFactory) {
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		return new RedisConnections(() -> openShared(connectionFactory));
+	}
+
+	/**
+	 * A connection of the store's own, opened from the factory's client (standalone or
+	 * Sentinel, never Cluster), so that a blocking command on it holds up no one else.
+	 * @param connectionFactory the application's factory
+	 * @return the connections, nothing opened yet
+	 */
+	static RedisConnections dedicated(LettuceConnectionFactory connectionFactory) {
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		return new RedisConnections(() -> openDedicated(connectionFactory));
 	}
 
 	/**
@@ -70,7 +97,7 @@ final class RedisConnections implements AutoCloseable {
 	private void open(CompletableFuture<NativeConnection> attempt) {
 		NativeConnection opened;
 		try {
-			opened = openConnection();
+			opened = this.opener.get();
 		}
 		catch (Throwable ex) {
 			forget(attempt);
@@ -99,10 +126,10 @@ final class RedisConnections implements AutoCloseable {
 		}
 	}
 
-	private NativeConnection openConnection() {
+	private static NativeConnection openShared(LettuceConnectionFactory connectionFactory) {
 		RedisConnection connection;
 		try {
-			connection = this.connectionFactory.getConnection();
+			connection = connectionFactory.getConnection();
 		}
 		catch (RuntimeException ex) {
 			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
@@ -117,6 +144,18 @@ final class RedisConnections implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			lettuce.close();
+			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
+		}
+	}
+
+	private static NativeConnection openDedicated(LettuceConnectionFactory connectionFactory) {
+		try {
+			// The client's own URI: the server, or the sentinels that name the master.
+			RedisClient client = (RedisClient) connectionFactory.getRequiredNativeClient();
+			StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
+			return new NativeConnection(connection, connection.async());
+		}
+		catch (RuntimeException ex) {
 			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
 		}
 	}
