@@ -158,17 +158,17 @@ public final class RedisClusterTestServer implements RedisTopology {
 	}
 
 	/**
-	 * How many slots a master serves now.
+	 * The slots a master serves now, as it sees itself.
 	 * @param port the master's port
-	 * @return its slot count
+	 * @return its slots
 	 */
-	public int slotCount(int port) {
+	public List<Integer> slotsOf(int port) {
 		String myId = this.connections.node(port).clusterMyId();
 		return ClusterPartitionParser.parse(this.connections.node(port).clusterNodes())
 			.stream()
 			.filter((node) -> node.getNodeId().equals(myId))
-			.mapToInt((node) -> node.getSlots().size())
-			.sum();
+			.flatMap((node) -> node.getSlots().stream())
+			.toList();
 	}
 
 	/**
