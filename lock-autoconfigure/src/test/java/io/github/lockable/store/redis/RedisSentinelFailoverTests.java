@@ -93,6 +93,47 @@ class RedisSentinelFailoverTests {
 	}
 
 	/**
+	 * Between SENTINEL FAILOVER and the moment the sentinels demote the old master, the
+	 * old master still grants locks its former replica never sees. With
+	 * {@code replicas-to-ack=1} it cannot: its replica left when promoted, so its WAIT
+	 * times out and the acquire gives the lock back. Every lock granted from the failover
+	 * on is on the new master.
+	 */
+	@Test
+	void withReplicasToAckNoLockGrantedDuringTheFailoverIsForgotten() {
+		try (ConfigurableApplicationContext context = TopologyLockStoreTests.start(this.sentinel,
+				Map.of("lockable.acquire-timeout", "500ms", "lockable.redis.replicas-to-ack", "1"))) {
+			LockStore store = context.getBean(LockStore.class);
+			this.sentinel.awaitStable();
+			int newMaster = this.sentinel.replicaPort();
+			assertThat(store.acquire(new LockRequest("failover:warm-up", Duration.ofSeconds(5))))
+				.isInstanceOf(AcquireResult.Acquired.class);
+			AtomicInteger granted = new AtomicInteger();
+			AtomicInteger forgotten = new AtomicInteger();
+			this.sentinel.failover();
+			await().atMost(RECOVERY_BOUND).pollInterval(Duration.ofMillis(10)).until(() -> {
+				String key = "failover:acked:" + UUID.randomUUID();
+				AcquireResult result = store.acquire(new LockRequest(key, Duration.ofSeconds(30)));
+				if (!(result instanceof AcquireResult.Acquired lock)) {
+					return false;
+				}
+				granted.incrementAndGet();
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> this.sentinel.node(newMaster).info("replication").contains("role:master"));
+				boolean onNewMaster = lock.handle().lease().token().equals(this.sentinel.node(newMaster).get(key));
+				if (!onNewMaster) {
+					forgotten.incrementAndGet();
+				}
+				lock.handle().release();
+				return onNewMaster;
+			});
+			logger.info("With replicas-to-ack=1: {} locks granted from the failover on, {} of them forgotten",
+					granted.get(), forgotten.get());
+			assertThat(forgotten.get()).isZero();
+		}
+	}
+
+	/**
 	 * Whether a fresh lock is granted and the node that was the replica, a master now,
 	 * holds it.
 	 */

@@ -80,21 +80,12 @@ public final class RedisClusterTestServer implements RedisTopology {
 	}
 
 	private RedisProcess startNode(Path binary) {
-		RuntimeException failure = null;
-		// A fresh port can be taken between probing and binding: try a few.
-		for (int attempt = 0; attempt < 3; attempt++) {
-			int port = RedisTestServers.freeLoopbackPort();
+		return RedisProcess.onFreePort((port) -> {
 			List<String> arguments = RedisProcess.serverArguments(port);
 			arguments.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
 					"--cluster-node-timeout", "5000", "--dir", this.directory.toString()));
-			try {
-				return RedisProcess.start(binary, this.directory, port, arguments);
-			}
-			catch (RuntimeException ex) {
-				failure = ex;
-			}
-		}
-		throw failure;
+			return RedisProcess.start(binary, this.directory, port, arguments);
+		});
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -65,6 +66,25 @@ final class RedisProcess {
 			throw new IllegalStateException(ex.getMessage() + "; its output: " + tail(log), ex);
 		}
 		return new RedisProcess(binary, directory, port, started);
+	}
+
+	/**
+	 * Starts a process on a free port; a port can be taken between probing and binding,
+	 * so a few ports are tried.
+	 * @param starter starts the process on the port it is given
+	 * @return the running process
+	 */
+	static RedisProcess onFreePort(IntFunction<RedisProcess> starter) {
+		RuntimeException failure = null;
+		for (int attempt = 0; attempt < 3; attempt++) {
+			try {
+				return starter.apply(RedisTestServers.freeLoopbackPort());
+			}
+			catch (RuntimeException ex) {
+				failure = ex;
+			}
+		}
+		throw failure;
 	}
 
 	int port() {

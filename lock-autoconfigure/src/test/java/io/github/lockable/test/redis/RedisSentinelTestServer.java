@@ -82,7 +82,7 @@ public final class RedisSentinelTestServer implements RedisTopology {
 	}
 
 	private int startDataNode(List<String> extra) {
-		return startWithRetries((port) -> {
+		return RedisProcess.onFreePort((port) -> {
 			List<String> arguments = RedisProcess.serverArguments(port);
 			arguments.addAll(List.of("--dir", this.directory.toString()));
 			arguments.addAll(extra);
@@ -93,7 +93,7 @@ public final class RedisSentinelTestServer implements RedisTopology {
 	}
 
 	private RedisProcess startSentinel(int masterPort) {
-		return startWithRetries((port) -> {
+		return RedisProcess.onFreePort((port) -> {
 			Path configuration = this.directory.resolve("sentinel-" + port + ".conf");
 			String content = """
 					port %d
@@ -114,20 +114,6 @@ public final class RedisSentinelTestServer implements RedisTopology {
 			return RedisProcess.start(this.binary, this.directory, port,
 					List.of(configuration.toString(), "--sentinel"));
 		});
-	}
-
-	private static RedisProcess startWithRetries(java.util.function.IntFunction<RedisProcess> starter) {
-		RuntimeException failure = null;
-		// A fresh port can be taken between probing and binding: try a few.
-		for (int attempt = 0; attempt < 3; attempt++) {
-			try {
-				return starter.apply(RedisTestServers.freeLoopbackPort());
-			}
-			catch (RuntimeException ex) {
-				failure = ex;
-			}
-		}
-		throw failure;
 	}
 
 	/**
