@@ -18,8 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.test.context.DynamicPropertyRegistry;
 
-import static org.awaitility.Awaitility.await;
-
 /**
  * A Redis Cluster of three masters without replicas, started from the {@code redis-server}
  * on the {@code PATH} on free loopback ports and created with
@@ -93,20 +91,17 @@ public final class RedisClusterTestServer implements RedisTopology {
 	 * agrees with the others on who serves which slot.
 	 */
 	public void awaitStable() {
-		await("cluster state ok on every node").atMost(READY_TIMEOUT)
-			.pollInterval(Duration.ofMillis(100))
-			.ignoreExceptions()
-			.until(() -> {
-				List<String> slotMaps = new ArrayList<>();
-				for (RedisProcess node : this.nodes) {
-					String info = this.connections.node(node.port()).clusterInfo();
-					if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + MASTERS)) {
-						return false;
-					}
-					slotMaps.add(slotMap(node.port()));
+		RedisTestServers.awaitCondition("cluster state ok on every node", READY_TIMEOUT, () -> {
+			List<String> slotMaps = new ArrayList<>();
+			for (RedisProcess node : this.nodes) {
+				String info = this.connections.node(node.port()).clusterInfo();
+				if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + MASTERS)) {
+					return false;
 				}
-				return slotMaps.stream().distinct().count() == 1;
-			});
+				slotMaps.add(slotMap(node.port()));
+			}
+			return slotMaps.stream().distinct().count() == 1;
+		});
 	}
 
 	private String slotMap(int port) {

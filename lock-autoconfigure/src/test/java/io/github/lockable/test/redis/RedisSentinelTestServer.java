@@ -17,8 +17,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.test.context.DynamicPropertyRegistry;
 
-import static org.awaitility.Awaitility.await;
-
 /**
  * A master, one replica and three sentinels watching them as {@value #MASTER_NAME} with a
  * quorum of 2, started from the {@code redis-server} on the {@code PATH} on free loopback
@@ -121,23 +119,20 @@ public final class RedisSentinelTestServer implements RedisTopology {
 	 * other sentinels, and the master's replica is in sync.
 	 */
 	public void awaitStable() {
-		await("sentinels agree and the replica is in sync").atMost(READY_TIMEOUT)
-			.pollInterval(Duration.ofMillis(100))
-			.ignoreExceptions()
-			.until(() -> {
-				int master = masterPort();
-				for (RedisProcess sentinel : this.sentinels) {
-					Map<String, String> state = this.connections.sentinel(sentinel.port()).master(MASTER_NAME);
-					if (Integer.parseInt(state.get("port")) != master || !"2".equals(state.get("num-other-sentinels"))
-							|| !"1".equals(state.get("num-slaves")) || !"master".equals(state.get("flags"))) {
-						return false;
-					}
+		RedisTestServers.awaitCondition("sentinels agree and the replica is in sync", READY_TIMEOUT, () -> {
+			int master = masterPort();
+			for (RedisProcess sentinel : this.sentinels) {
+				Map<String, String> state = this.connections.sentinel(sentinel.port()).master(MASTER_NAME);
+				if (Integer.parseInt(state.get("port")) != master || !"2".equals(state.get("num-other-sentinels"))
+						|| !"1".equals(state.get("num-slaves")) || !"master".equals(state.get("flags"))) {
+					return false;
 				}
-				String replication = this.connections.node(replicaPort()).info("replication");
-				return this.connections.node(master).info("replication").contains("role:master")
-						&& replication.contains("master_port:" + master)
-						&& replication.contains("master_link_status:up");
-			});
+			}
+			String replication = this.connections.node(replicaPort()).info("replication");
+			return this.connections.node(master).info("replication").contains("role:master")
+					&& replication.contains("master_port:" + master)
+					&& replication.contains("master_link_status:up");
+		});
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
@@ -185,6 +186,38 @@ final class RedisTestServers {
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("No free loopback port", ex);
+		}
+	}
+
+	/**
+	 * Waits until a condition holds, asking every 100 ms; a condition that throws counts as
+	 * not yet. The harness's own, so that the test jar needs no Awaitility.
+	 * @param description what is awaited, for the failure message
+	 * @param timeout how long to wait
+	 * @param condition the condition
+	 */
+	static void awaitCondition(String description, Duration timeout, Callable<Boolean> condition) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		Exception lastProblem = null;
+		while (true) {
+			try {
+				if (condition.call()) {
+					return;
+				}
+			}
+			catch (Exception ex) {
+				lastProblem = ex;
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Not " + description + " within " + timeout, lastProblem);
+			}
+			try {
+				Thread.sleep(100);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting until " + description, ex);
+			}
 		}
 	}
 
