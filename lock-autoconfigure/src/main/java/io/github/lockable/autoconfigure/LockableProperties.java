@@ -89,6 +89,8 @@ public class LockableProperties implements InitializingBean {
 
 	private final File file = new File();
 
+	private final Redis redis = new Redis();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -181,6 +183,10 @@ public class LockableProperties implements InitializingBean {
 		return this.file;
 	}
 
+	public Redis getRedis() {
+		return this.redis;
+	}
+
 	/**
 	 * Checks every property once bound, so that a bad value fails startup even when the
 	 * application defines its own Lockable beans.
@@ -220,6 +226,9 @@ public class LockableProperties implements InitializingBean {
 		if (this.acquireTimeout == null || this.acquireTimeout.toMillis() < 1) {
 			problems.add("lockable.acquire-timeout must be positive (at least 1ms), was " + this.acquireTimeout);
 		}
+		if (this.redis.getReplicasToAck() < 0) {
+			problems.add("lockable.redis.replicas-to-ack must be at least 0, was " + this.redis.getReplicasToAck());
+		}
 		if (this.store == null) {
 			problems.add("lockable.store must be redis, file or memory");
 		}
@@ -246,6 +255,30 @@ public class LockableProperties implements InitializingBean {
 		 * In this JVM only.
 		 */
 		MEMORY
+
+	}
+
+	/**
+	 * The Redis store.
+	 */
+	public static class Redis {
+
+		/**
+		 * Number of replicas that must have a lock before its acquire succeeds, waited for
+		 * with Redis WAIT within the acquire timeout. If fewer acknowledge it in time, the
+		 * lock is given back and the acquire fails as a store failure (code REPLICATION).
+		 * Narrows, without closing, the window in which a failover to a replica forgets a
+		 * lock just taken. 0 does not wait. Standalone and Sentinel only.
+		 */
+		private int replicasToAck = 0;
+
+		public int getReplicasToAck() {
+			return this.replicasToAck;
+		}
+
+		public void setReplicasToAck(int replicasToAck) {
+			this.replicasToAck = replicasToAck;
+		}
 
 	}
 

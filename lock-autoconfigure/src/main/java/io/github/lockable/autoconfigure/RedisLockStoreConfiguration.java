@@ -35,7 +35,12 @@ class RedisLockStoreConfiguration {
 					+ "; use Lettuce (spring.data.redis.client-type=lettuce, the default of "
 					+ "spring-boot-starter-data-redis)"));
 		}
-		return new RedisLockStore(lettuce, properties.getAcquireTimeout());
+		int replicasToAck = properties.getRedis().getReplicasToAck();
+		if (replicasToAck > 0 && lettuce.isClusterAware()) {
+			throw new LockableConfigurationException(List.of("lockable.redis.replicas-to-ack works on a standalone "
+					+ "Redis or with Sentinel, not on Redis Cluster; set it to 0"));
+		}
+		return new RedisLockStore(lettuce, properties.getAcquireTimeout(), replicasToAck);
 	}
 
 }

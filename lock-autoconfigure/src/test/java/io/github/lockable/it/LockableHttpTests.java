@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import io.github.lockable.it.LockableWebApplication.AsyncJobs;
 import io.github.lockable.it.LockableWebApplication.Orders;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.test.redis.RedisTestServer;
+import io.github.lockable.test.redis.RedisTopology;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -68,11 +70,20 @@ class LockableHttpTests {
 	@Autowired
 	private AsyncJobs asyncJobs;
 
-	private final RedisTestServer redis = RedisTestServer.shared();
+	private final RedisTopology redis = topology();
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		RedisTestServer.registerConnectionProperties(registry);
+	}
+
+	/**
+	 * The Redis deployment the application locks on; a subclass that changes it registers
+	 * its properties too.
+	 * @return the deployment
+	 */
+	protected RedisTopology topology() {
+		return RedisTestServer.shared();
 	}
 
 	@BeforeEach
@@ -396,11 +407,12 @@ class LockableHttpTests {
 	}
 
 	private long scriptCalls() {
-		String stats = this.redis.commands().info("commandstats");
 		long calls = 0;
-		for (String line : stats.split("\r?\n")) {
-			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-				calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+		for (RedisCommands<String, String> master : this.redis.masters()) {
+			for (String line : master.info("commandstats").split("\r?\n")) {
+				if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+					calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+				}
 			}
 		}
 		return calls;

@@ -21,7 +21,8 @@ class RecordingStoreConfiguration {
 
 	@Bean
 	RecordingLockStore recordingLockStore(LettuceConnectionFactory connectionFactory, LockableProperties properties) {
-		return new RecordingLockStore(new RedisLockStore(connectionFactory, properties.getAcquireTimeout()));
+		return new RecordingLockStore(new RedisLockStore(connectionFactory, properties.getAcquireTimeout(),
+				properties.getRedis().getReplicasToAck()));
 	}
 
 }

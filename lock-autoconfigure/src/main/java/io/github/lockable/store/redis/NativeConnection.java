@@ -6,11 +6,9 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnection;
-
 /**
- * A connection the store took from the factory, with the Lettuce commands it sends on, and
- * how long it has been silent.
+ * A connection the store opened or took from the factory, with the Lettuce commands it
+ * sends on, what to close to give it back, and how long it has been silent.
  * <p>
  * A connection whose peer vanished without closing it (a half-open connection: a firewall
  * or NAT dropped its state, a host was cut off) looks open to the client for ever, and
@@ -22,20 +20,16 @@ final class NativeConnection {
 
 	private static final Logger logger = LoggerFactory.getLogger(NativeConnection.class);
 
-	private final LettuceConnection springConnection;
+	private final AutoCloseable resource;
 
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
 	/** When the oldest command that timed out unanswered was sent; 0 while answers come. */
 	private final AtomicLong silentSince = new AtomicLong();
 
-	NativeConnection(LettuceConnection springConnection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
-		this.springConnection = springConnection;
+	NativeConnection(AutoCloseable resource, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+		this.resource = resource;
 		this.commands = commands;
-	}
-
-	LettuceConnection springConnection() {
-		return this.springConnection;
 	}
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
@@ -74,9 +68,9 @@ final class NativeConnection {
 
 	void close() {
 		try {
-			this.springConnection.close();
+			this.resource.close();
 		}
-		catch (RuntimeException ex) {
+		catch (Exception ex) {
 			logger.debug("Failed to close the Redis connection", ex);
 		}
 	}

@@ -3,6 +3,11 @@ package io.github.lockable.store.redis;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,7 +36,10 @@ final class RedisConnections implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisConnections.class);
 
-	private final LettuceConnectionFactory connectionFactory;
+	private final Supplier<NativeConnection> opener;
+
+	/** What else to do when a silent connection is dropped, before it is closed. */
+	private final Runnable onSilentDrop;
 
 	private final long silenceLimitNanos;
 
@@ -42,14 +50,41 @@ final class RedisConnections implements AutoCloseable {
 	/** The attempt in progress, or null; guarded by the monitor. */
 	private @Nullable CompletableFuture<NativeConnection> opening;
 
+	private RedisConnections(Supplier<NativeConnection> opener, Duration silenceLimit, Runnable onSilentDrop) {
+		this.opener = opener;
+		this.silenceLimitNanos = silenceLimit.toNanos();
+		this.onSilentDrop = onSilentDrop;
+	}
+
 	/**
+	 * The factory's connection: its shared native connection, unless the factory shares
+	 * none, then a dedicated one from its pool. A silent shared connection is reset in the
+	 * factory, so that neither the store nor the application's other Redis users get it again.
 	 * @param connectionFactory the application's factory
 	 * @param silenceLimit how long a connection may answer nothing, counted from a command
 	 * that timed out unanswered, before it is taken for dead
+	 * @return the connections, nothing opened yet
 	 */
-	RedisConnections(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		this.silenceLimitNanos = silenceLimit.toNanos();
+	static RedisConnections shared(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		return new RedisConnections(() -> openShared(connectionFactory), silenceLimit, () -> {
+			if (connectionFactory.getShareNativeConnection()) {
+				connectionFactory.resetConnection();
+			}
+		});
+	}
+
+	/**
+	 * A connection of the store's own, opened from the factory's client (standalone or
+	 * Sentinel, never Cluster), so that a blocking command on it holds up no one else.
+	 * @param connectionFactory the application's factory
+	 * @param silenceLimit as for {@link #shared}
+	 * @return the connections, nothing opened yet
+	 */
+	static RedisConnections dedicated(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		return new RedisConnections(() -> openDedicated(connectionFactory), silenceLimit, () -> {
+		});
 	}
 
 	/**
@@ -93,7 +128,7 @@ final class RedisConnections implements AutoCloseable {
 	private void open(CompletableFuture<NativeConnection> attempt) {
 		NativeConnection opened;
 		try {
-			opened = openConnection();
+			opened = this.opener.get();
 		}
 		catch (Throwable ex) {
 			forget(attempt);
@@ -122,10 +157,10 @@ final class RedisConnections implements AutoCloseable {
 		}
 	}
 
-	private NativeConnection openConnection() {
+	private static NativeConnection openShared(LettuceConnectionFactory connectionFactory) {
 		RedisConnection connection;
 		try {
-			connection = this.connectionFactory.getConnection();
+			connection = connectionFactory.getConnection();
 		}
 		catch (RuntimeException ex) {
 			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
@@ -140,6 +175,18 @@ final class RedisConnections implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			lettuce.close();
+			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
+		}
+	}
+
+	private static NativeConnection openDedicated(LettuceConnectionFactory connectionFactory) {
+		try {
+			// The client's own URI: the server, or the sentinels that name the master.
+			RedisClient client = (RedisClient) connectionFactory.getRequiredNativeClient();
+			StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
+			return new NativeConnection(connection, connection.async());
+		}
+		catch (RuntimeException ex) {
 			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
 		}
 	}
@@ -159,10 +206,7 @@ final class RedisConnections implements AutoCloseable {
 	}
 
 	/**
-	 * Drops a connection that went silent. When it is the factory's shared native
-	 * connection (the default), the factory resets it, so that neither the store nor the
-	 * application's other Redis users get it again; a dedicated one goes back to the factory
-	 * as any other.
+	 * Drops a connection that went silent, and closes it.
 	 */
 	private void drop(NativeConnection silent) {
 		synchronized (this.monitor) {
@@ -174,9 +218,7 @@ final class RedisConnections implements AutoCloseable {
 		logger.warn("The Redis connection answered nothing for {}ms; opening another",
 				Duration.ofNanos(this.silenceLimitNanos).toMillis());
 		try {
-			if (this.connectionFactory.getShareNativeConnection()) {
-				this.connectionFactory.resetConnection();
-			}
+			this.onSilentDrop.run();
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Failed to close a silent Redis connection", ex);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -85,6 +86,11 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	private final RedisConnections connections;
 
+	/** Where acquires run: the shared connection, or one of their own when they WAIT. */
+	private final RedisConnections acquiring;
+
+	private final int replicasToAck;
+
 	private final RedisLockNotifications notifications;
 
 	private volatile boolean running;
@@ -96,12 +102,41 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * opening the connection included
 	 */
 	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout) {
+		this(connectionFactory, timeout, 0);
+	}
+
+	/**
+	 * Creates a store on the given connection factory whose acquires wait until the lock
+	 * reached some replicas.
+	 * <p>
+	 * With {@code replicasToAck} above 0, a successful acquire is followed by Redis
+	 * {@code WAIT replicasToAck <remaining timeout>} before it counts; if fewer replicas
+	 * acknowledged the lock by then, the store deletes it again and the acquire fails with
+	 * the code {@code REPLICATION}. WAIT counts the writes of the connection it runs on and
+	 * blocks that connection, so acquires then run on a connection of the store's own,
+	 * never on the application's shared one; releases and extensions do not wait. Not on
+	 * Redis Cluster.
+	 * @param connectionFactory the application's Lettuce connection factory
+	 * @param timeout longest a single store call may take before it counts as a failure,
+	 * opening the connection and waiting for replicas included
+	 * @param replicasToAck how many replicas must have a lock before its acquire succeeds,
+	 * 0 not to wait
+	 */
+	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout, int replicasToAck) {
 		this.timeout = Objects.requireNonNull(timeout, "timeout must not be null");
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
-		this.connections = new RedisConnections(connectionFactory, silenceLimit(timeout));
+		this.connections = RedisConnections.shared(connectionFactory, silenceLimit(timeout));
+		if (replicasToAck < 0) {
+			throw new IllegalArgumentException("replicasToAck must be at least 0, was " + replicasToAck);
+		}
+		if (replicasToAck > 0 && connectionFactory.isClusterAware()) {
+			throw new IllegalArgumentException("Waiting for replicas is not supported on Redis Cluster");
+		}
 		this.timeoutNanos = timeout.toNanos();
+		this.replicasToAck = replicasToAck;
+		this.acquiring = (replicasToAck > 0) ? RedisConnections.dedicated(connectionFactory, silenceLimit(timeout)) : this.connections;
 		this.notifications = new RedisLockNotifications(connectionFactory, this::lockExists);
 	}
 
@@ -126,6 +161,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	@Override
 	public AcquireResult acquire(LockRequest request) {
+		if (this.replicasToAck > 0) {
+			return acquireReplicated(request);
+		}
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
@@ -144,6 +182,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	@Override
 	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
+		if (this.replicasToAck > 0) {
+			return acquireReplicatedAsync(request);
+		}
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
@@ -158,6 +199,87 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 					cleanUpAfterTimeout(timedOut.sentOn(), key, tokenBytes);
 				}
 				return new AcquireResult.Failed(failure);
+			});
+	}
+
+	private AcquireResult acquireReplicated(LockRequest request) {
+		CompletableFuture<AcquireResult> result = acquireReplicatedAsync(request);
+		try {
+			// Completes by itself at the timeout; the slack only guards against a lost timer.
+			return BoundedWait.get(result, System.nanoTime() + this.timeoutNanos + TimeUnit.SECONDS.toNanos(1));
+		}
+		catch (ExecutionException ex) {
+			return new AcquireResult.Failed(storeException(ex));
+		}
+		catch (TimeoutException ex) {
+			return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, null));
+		}
+	}
+
+	/**
+	 * Acquires on the store's own connection, then, if the lock was taken, WAITs on that
+	 * same connection for the replicas. Like {@link #executeWhenOpen}, whichever comes
+	 * first, the open or the timeout, decides whether the acquire is sent; once sent, a
+	 * timeout queues a release behind it on the same connection.
+	 */
+	private CompletableFuture<AcquireResult> acquireReplicatedAsync(LockRequest request) {
+		long start = System.nanoTime();
+		long deadline = start + this.timeoutNanos;
+		String token = LockTokens.next();
+		byte[] key = encode(request.key());
+		byte[] tokenBytes = encode(token);
+		AtomicBoolean decided = new AtomicBoolean();
+		AtomicReference<NativeConnection> used = new AtomicReference<>();
+		return this.acquiring.opening().thenCompose((connection) -> {
+			if (!decided.compareAndSet(false, true)) {
+				return CompletableFuture.<AcquireResult>failedFuture(new RedisTimeoutException(this.timeout, null));
+			}
+			used.set(connection);
+			return this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key),
+					new byte[][] { tokenBytes, encode(request.ttl().toMillis()) })
+				.thenCompose((answer) -> (answer > 0)
+						? awaitReplicas(connection, deadline, key, tokenBytes,
+								() -> acquireResult(request, token, answer))
+						: CompletableFuture.completedFuture(acquireResult(request, token, answer)));
+		}).orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).exceptionally((ex) -> {
+			Throwable cause = unwrap(ex);
+			NativeConnection connection = used.get();
+			if (cause instanceof TimeoutException) {
+				boolean sent = !decided.compareAndSet(false, true);
+				if (sent && connection != null) {
+					connection.timedOut(start);
+					this.<Long>send(connection, LockScript.RELEASE, new byte[][] { key }, new byte[][] { tokenBytes });
+					return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, connection));
+				}
+				return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, null));
+			}
+			return new AcquireResult.Failed(
+					(connection != null) ? storeException(connection, start, cause) : storeException(cause));
+		});
+	}
+
+	/**
+	 * WAITs until the replicas have the lock; if too few do in time, deletes it again. The
+	 * WAIT leaves a little of the remaining timeout for that delete.
+	 */
+	private CompletableFuture<AcquireResult> awaitReplicas(NativeConnection connection, long deadline, byte[] key,
+			byte[] token, Supplier<AcquireResult> acquired) {
+		long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+		long reserve = Math.min(100, TimeUnit.NANOSECONDS.toMillis(this.timeoutNanos) / 10);
+		// WAIT 0 would block for ever.
+		long waitMillis = Math.max(1, remaining - reserve);
+		return connection.commands()
+			.waitForReplication(this.replicasToAck, waitMillis)
+			.toCompletableFuture()
+			.thenCompose((acknowledged) -> {
+				if (acknowledged >= this.replicasToAck) {
+					return CompletableFuture.completedFuture(acquired.get());
+				}
+				LockStoreException failure = new LockStoreException("Only " + acknowledged + " of the "
+						+ this.replicasToAck + " replicas lockable.redis.replicas-to-ack asks for acknowledged the lock "
+						+ "within " + waitMillis + "ms; the lock was given back", "REPLICATION", null);
+				return this.<Long>send(connection, LockScript.RELEASE, new byte[][] { key }, new byte[][] { token })
+					.handle((deleted, ex) -> new AcquireResult.Failed(failure));
 			});
 	}
 
@@ -406,6 +528,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		else {
 			// Not an error answer from the server: the connection may be closed for good.
 			this.connections.invalidate(failed);
+			this.acquiring.invalidate(failed);
 		}
 		return new LockStoreException("Redis command failed: " + ex.getMessage(), ex);
 	}
@@ -441,6 +564,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	@Override
 	public void start() {
 		this.connections.opening();
+		this.acquiring.opening();
 		this.running = true;
 	}
 
@@ -471,6 +595,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	public void close() {
 		this.notifications.close();
 		this.connections.close();
+		this.acquiring.close();
 	}
 
 	/**

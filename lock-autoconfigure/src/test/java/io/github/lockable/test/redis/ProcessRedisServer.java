@@ -2,10 +2,7 @@ package io.github.lockable.test.redis;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -21,8 +18,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProcessRedisServer extends RedisTestServer implements AutoCloseable {
 
-	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
-
 	private final Path binary;
 
 	private final String origin;
@@ -31,17 +26,12 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 
 	private int port;
 
-	private Process process;
+	private RedisProcess process;
 
 	ProcessRedisServer(Path binary, String origin) {
 		this.binary = binary;
 		this.origin = origin;
-		try {
-			this.directory = Files.createTempDirectory("lockable-redis-");
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot create a directory for redis-server", ex);
-		}
+		this.directory = RedisProcess.temporaryDirectory("lockable-redis-");
 	}
 
 	/**
@@ -120,29 +110,10 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 	}
 
 	private void launch(int port) {
-		List<String> command = new ArrayList<>();
-		command.add(this.binary.toString());
-		command.addAll(redisServerArguments(port));
-		command.add("--dir");
-		command.add(this.directory.toString());
-		Path log = this.directory.resolve("redis-" + port + ".log");
-		Process started;
-		try {
-			started = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(log.toFile())
-				.start();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot run " + this.binary + ": " + ex.getMessage(), ex);
-		}
-		try {
-			RedisTestServers.awaitPing(host(), port, STARTUP_TIMEOUT, started::isAlive);
-		}
-		catch (RuntimeException ex) {
-			started.destroyForcibly();
-			throw new IllegalStateException(ex.getMessage() + "; its output: " + tail(log), ex);
-		}
-		this.process = started;
+		List<String> arguments = RedisProcess.serverArguments(port);
+		arguments.add("--dir");
+		arguments.add(this.directory.toString());
+		this.process = RedisProcess.start(this.binary, this.directory, port, arguments);
 	}
 
 	@Override
@@ -152,24 +123,17 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 			return;
 		}
 		if (this.process.isAlive()) {
+			// A frozen process ignores SIGTERM until it runs again.
 			thaw();
 		}
-		this.process.destroy();
-		try {
-			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-				this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.process.destroyForcibly();
-		}
+		this.process.stop();
 		this.process = null;
 	}
 
 	@Override
 	void shutdown() {
 		stop();
+		RedisProcess.deleteDirectory(this.directory);
 	}
 
 	/**
@@ -234,16 +198,6 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while signalling redis-server", ex);
-		}
-	}
-
-	private static String tail(Path log) {
-		try {
-			String content = Files.readString(log, StandardCharsets.UTF_8);
-			return content.substring(Math.max(0, content.length() - 2000));
-		}
-		catch (IOException ex) {
-			return "(no log: " + ex.getMessage() + ")";
 		}
 	}
 

@@ -1,7 +1,6 @@
 package io.github.lockable.test.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.lettuce.core.RedisClient;
@@ -26,7 +25,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * Fault injection: {@link #pause(Duration)} everywhere; {@link #stop()} and
  * {@link #start()} where the harness owns the server.
  */
-public abstract class RedisTestServer {
+public abstract class RedisTestServer implements RedisTopology {
 
 	private static RedisTestServer shared;
 
@@ -109,6 +108,7 @@ public abstract class RedisTestServer {
 	 * ms ALL}); it answers again by itself afterwards.
 	 * @param duration how long the server stays silent
 	 */
+	@Override
 	public void pause(Duration duration) {
 		commands().clientPause(duration.toMillis());
 	}
@@ -118,6 +118,7 @@ public abstract class RedisTestServer {
 	 * and setup: GET a key, SCRIPT FLUSH, FLUSHALL.
 	 * @return the admin commands
 	 */
+	@Override
 	public synchronized RedisCommands<String, String> commands() {
 		if (this.adminConnection == null || !this.adminConnection.isOpen()) {
 			closeAdminConnection();
@@ -125,6 +126,17 @@ public abstract class RedisTestServer {
 			this.adminConnection = this.adminClient.connect();
 		}
 		return this.adminConnection.sync();
+	}
+
+	@Override
+	public List<RedisCommands<String, String>> masters() {
+		return List.of(commands());
+	}
+
+	@Override
+	public void registerProperties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", this::host);
+		registry.add("spring.data.redis.port", this::port);
 	}
 
 	/**
@@ -140,8 +152,7 @@ public abstract class RedisTestServer {
 	 * @param registry the test's dynamic properties
 	 */
 	public static void registerConnectionProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> shared().host());
-		registry.add("spring.data.redis.port", () -> shared().port());
+		shared().registerProperties(registry);
 	}
 
 	/**
@@ -174,6 +185,7 @@ public abstract class RedisTestServer {
 	 * Brings the server back to a usable state after a test that injected a fault: started
 	 * if it was stopped, answering again after a pause.
 	 */
+	@Override
 	public void recover() {
 		if (supportsRestart() && !isRunning()) {
 			start();
@@ -202,19 +214,6 @@ public abstract class RedisTestServer {
 	@Override
 	public String toString() {
 		return description() + " at " + host() + ":" + port();
-	}
-
-	static List<String> redisServerArguments(int port) {
-		List<String> arguments = new ArrayList<>();
-		arguments.add("--port");
-		arguments.add(Integer.toString(port));
-		arguments.add("--bind");
-		arguments.add("127.0.0.1");
-		arguments.add("--save");
-		arguments.add("");
-		arguments.add("--appendonly");
-		arguments.add("no");
-		return arguments;
 	}
 
 }

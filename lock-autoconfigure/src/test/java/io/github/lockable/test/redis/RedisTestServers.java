@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
@@ -163,6 +164,27 @@ final class RedisTestServers {
 		}
 	}
 
+	/**
+	 * A binary of the Redis distribution whose {@code redis-server} the harness starts:
+	 * next to that {@code redis-server} on the {@code PATH}, else on the {@code PATH}.
+	 * @param name {@code redis-server} or {@code redis-cli}
+	 * @return the binary
+	 * @throws IllegalStateException when there is none, saying how to get one
+	 */
+	static Path localBinary(String name) {
+		Path server = findOnPath("redis-server");
+		Path sibling = (server != null) ? server.resolveSibling(name) : null;
+		if (sibling != null && Files.isExecutable(sibling)) {
+			return sibling;
+		}
+		Path found = findOnPath(name);
+		if (found == null) {
+			throw new IllegalStateException("No " + name + " on the PATH: the Redis Cluster and Sentinel tests start "
+					+ "their own servers (sudo apt-get install redis-server, or brew install redis)");
+		}
+		return found;
+	}
+
 	static Path findOnPath(String name) {
 		String path = System.getenv("PATH");
 		if (path == null) {
@@ -187,6 +209,38 @@ final class RedisTestServers {
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("No free loopback port", ex);
+		}
+	}
+
+	/**
+	 * Waits until a condition holds, asking every 100 ms; a condition that throws counts as
+	 * not yet. The harness's own, so that the test jar needs no Awaitility.
+	 * @param description what is awaited, for the failure message
+	 * @param timeout how long to wait
+	 * @param condition the condition
+	 */
+	static void awaitCondition(String description, Duration timeout, Callable<Boolean> condition) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		Exception lastProblem = null;
+		while (true) {
+			try {
+				if (condition.call()) {
+					return;
+				}
+			}
+			catch (Exception ex) {
+				lastProblem = ex;
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Not " + description + " within " + timeout, lastProblem);
+			}
+			try {
+				Thread.sleep(100);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting until " + description, ex);
+			}
 		}
 	}
 
