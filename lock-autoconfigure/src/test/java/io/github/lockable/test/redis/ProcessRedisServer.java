@@ -9,9 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.springframework.lang.Nullable;
+
 /**
  * A {@code redis-server} process the harness starts on a free loopback port, without
- * persistence, and stops when the JVM exits.
+ * persistence, and stops when the JVM exits. Extra configuration, if any, goes into a
+ * {@code redis.conf} of its own directory, read before the command-line arguments.
  */
 final class ProcessRedisServer extends RedisTestServer {
 
@@ -23,19 +26,42 @@ final class ProcessRedisServer extends RedisTestServer {
 
 	private final Path directory;
 
+	private final List<String> configuration;
+
+	@Nullable
+	private final RedisCredentials admin;
+
 	private int port;
 
 	private Process process;
 
 	ProcessRedisServer(Path binary, String origin) {
+		this(binary, origin, List.of(), null);
+	}
+
+	/**
+	 * A server with extra configuration.
+	 * @param configuration lines of {@code redis.conf}, such as {@code requirepass s3cret}
+	 * @param admin who the harness's own connection logs in as, or {@code null} for the
+	 * default user without password
+	 */
+	ProcessRedisServer(Path binary, String origin, List<String> configuration, @Nullable RedisCredentials admin) {
 		this.binary = binary;
 		this.origin = origin;
+		this.configuration = List.copyOf(configuration);
+		this.admin = admin;
 		try {
 			this.directory = Files.createTempDirectory("lockable-redis-");
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot create a directory for redis-server", ex);
 		}
+	}
+
+	@Override
+	@Nullable
+	public RedisCredentials admin() {
+		return this.admin;
 	}
 
 	@Override
@@ -91,6 +117,9 @@ final class ProcessRedisServer extends RedisTestServer {
 	private void launch(int port) {
 		List<String> command = new ArrayList<>();
 		command.add(this.binary.toString());
+		if (!this.configuration.isEmpty()) {
+			command.add(writeConfiguration().toString());
+		}
 		command.addAll(redisServerArguments(port));
 		command.add("--dir");
 		command.add(this.directory.toString());
@@ -112,6 +141,17 @@ final class ProcessRedisServer extends RedisTestServer {
 			throw new IllegalStateException(ex.getMessage() + "; its output: " + tail(log), ex);
 		}
 		this.process = started;
+	}
+
+	private Path writeConfiguration() {
+		Path file = this.directory.resolve("redis.conf");
+		try {
+			Files.write(file, this.configuration, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot write " + file, ex);
+		}
+		return file;
 	}
 
 	@Override
