@@ -190,23 +190,21 @@ class TokenSecrecyTests {
 	}
 
 	private HttpResponse<String> send(String method, String path, String... headers) throws Exception {
+		return keep(this.http.send(request(method, path, headers), HttpResponse.BodyHandlers.ofString()));
+	}
+
+	private CompletableFuture<HttpResponse<String>> sendAsync(String path, String... headers) {
+		return this.http.sendAsync(request("POST", path, headers), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpRequest request(String method, String path, String... headers) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody())
 			.timeout(Duration.ofSeconds(30));
 		for (int i = 0; i < headers.length; i += 2) {
 			request.header(headers[i], headers[i + 1]);
 		}
-		return keep(this.http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
-	}
-
-	private CompletableFuture<HttpResponse<String>> sendAsync(String path, String... headers) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30));
-		for (int i = 0; i < headers.length; i += 2) {
-			request.header(headers[i], headers[i + 1]);
-		}
-		return this.http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+		return request.build();
 	}
 
 	/**
