@@ -15,6 +15,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.lifecycle.BeforeTry;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * passes on unchecked. An invalid one is a 400 problem response and the store saw nothing;
  * a valid one runs the handler under {@code lock:<body>}.
  */
+@Tag("slow")
 class HostileKeyHttpPropertyTests {
 
 	private static final ObjectMapper json = new ObjectMapper();

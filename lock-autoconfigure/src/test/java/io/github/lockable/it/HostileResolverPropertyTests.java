@@ -11,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.lifecycle.BeforeTry;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * store call, the method not run and the value in no log line, or locked in Redis at
  * exactly {@code lock:<output>}, which the method reads back while it holds the lock.
  */
+@Tag("slow")
 class HostileResolverPropertyTests {
 
 	private static final RedisTestServer redis = RedisTestServer.shared();
