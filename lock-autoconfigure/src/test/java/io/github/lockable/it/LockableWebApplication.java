@@ -157,6 +157,22 @@ public class LockableWebApplication {
 			return "ran";
 		}
 
+		/** The whole body is the key part: any string a client can send, control characters included. */
+		@PostMapping("/raw-body")
+		@Lockable(resolver = "raw")
+		String rawBody(@RequestBody(required = false) String value) {
+			this.runs.incrementAndGet();
+			return "ran";
+		}
+
+		@PostMapping("/projects/{projectId}/queue")
+		@Lockable(resolver = "project", ttl = "20s", waitTime = "15s")
+		String queue(@PathVariable UUID projectId) {
+			this.runs.incrementAndGet();
+			this.gate.pass("queue:" + projectId);
+			return "queued";
+		}
+
 		@PostMapping("/short/{projectId}")
 		@Lockable(resolver = "project", ttl = "300ms")
 		String shortTtl(@PathVariable UUID projectId) {

@@ -34,10 +34,19 @@ record LockFileName(String base) {
 
 	/**
 	 * Encodes a key.
-	 * @param key any lock key
+	 * @param key any lock key {@code LockRequest} accepts; an empty one would be the hidden
+	 * {@code .lock}, and one with an unpaired surrogate would share the name of the key
+	 * with a {@code ?} in its place (UTF-8 has no form for it)
 	 * @return its file name
+	 * @throws IllegalArgumentException if the key is empty or has an unpaired surrogate
 	 */
 	static LockFileName of(String key) {
+		if (key.isEmpty()) {
+			throw new IllegalArgumentException("A lock key is never empty");
+		}
+		if (!StandardCharsets.UTF_8.newEncoder().canEncode(key)) {
+			throw new IllegalArgumentException("A lock key has no unpaired surrogate");
+		}
 		byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
 		StringBuilder name = new StringBuilder(bytes.length + 16);
 		for (int i = 0; i < bytes.length; i++) {

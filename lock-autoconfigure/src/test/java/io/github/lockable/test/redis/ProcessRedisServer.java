@@ -2,13 +2,18 @@ package io.github.lockable.test.redis;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.springframework.lang.Nullable;
+
 /**
  * A {@code redis-server} process the harness starts on a free loopback port, without
- * persistence, and stops when the JVM exits.
+ * persistence, and stops when the JVM exits. Extra configuration, if any, goes into a
+ * {@code redis.conf} of its own directory, read before the command-line arguments.
  * <p>
  * Fault tests take one of their own with {@link #startDedicated()}, so that stopping,
  * freezing or restarting it never disturbs the server the other tests share: its
@@ -24,13 +29,30 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 
 	private final Path directory;
 
+	private final List<String> configuration;
+
+	@Nullable
+	private final RedisCredentials admin;
+
 	private int port;
 
 	private RedisProcess process;
 
 	ProcessRedisServer(Path binary, String origin) {
+		this(binary, origin, List.of(), null);
+	}
+
+	/**
+	 * A server with extra configuration.
+	 * @param configuration lines of {@code redis.conf}, such as {@code requirepass s3cret}
+	 * @param admin who the harness's own connection logs in as, or {@code null} for the
+	 * default user without password
+	 */
+	ProcessRedisServer(Path binary, String origin, List<String> configuration, @Nullable RedisCredentials admin) {
 		this.binary = binary;
 		this.origin = origin;
+		this.configuration = List.copyOf(configuration);
+		this.admin = admin;
 		this.directory = RedisProcess.temporaryDirectory("lockable-redis-");
 	}
 
@@ -57,6 +79,12 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 			server.port = RedisTestServers.freeLoopbackPort();
 		}
 		return server;
+	}
+
+	@Override
+	@Nullable
+	public RedisCredentials admin() {
+		return this.admin;
 	}
 
 	@Override
@@ -110,10 +138,26 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 	}
 
 	private void launch(int port) {
-		List<String> arguments = RedisProcess.serverArguments(port);
+		List<String> arguments = new ArrayList<>();
+		if (!this.configuration.isEmpty()) {
+			// redis-server reads a configuration file only as its first argument
+			arguments.add(writeConfiguration().toString());
+		}
+		arguments.addAll(RedisProcess.serverArguments(port));
 		arguments.add("--dir");
 		arguments.add(this.directory.toString());
 		this.process = RedisProcess.start(this.binary, this.directory, port, arguments);
+	}
+
+	private Path writeConfiguration() {
+		Path file = this.directory.resolve("redis.conf");
+		try {
+			Files.write(file, this.configuration, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot write " + file, ex);
+		}
+		return file;
 	}
 
 	@Override

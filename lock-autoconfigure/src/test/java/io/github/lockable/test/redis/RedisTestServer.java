@@ -1,6 +1,7 @@
 package io.github.lockable.test.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.lettuce.core.RedisClient;
@@ -8,7 +9,9 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
+import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.lang.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -25,7 +28,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * Fault injection: {@link #pause(Duration)} everywhere; {@link #stop()} and
  * {@link #start()} where the harness owns the server.
  */
-public abstract class RedisTestServer implements RedisTopology {
+public abstract class RedisTestServer implements RedisTopology, AutoCloseable {
 
 	private static RedisTestServer shared;
 
@@ -44,6 +47,17 @@ public abstract class RedisTestServer implements RedisTopology {
 			Runtime.getRuntime().addShutdownHook(new Thread(shared::shutdown, "redis-test-server-shutdown"));
 		}
 		return shared;
+	}
+
+	/**
+	 * Starts to describe a {@code redis-server} process of the test's own, apart from the
+	 * shared server, with extra configuration such as {@code requirepass} or ACL users.
+	 * Only a server the harness can start itself qualifies ({@code redis-server} on the
+	 * {@code PATH} or embedded-redis's binary); the caller {@link #close() closes} it.
+	 * @return a builder
+	 */
+	public static Builder process() {
+		return new Builder();
 	}
 
 	/**
@@ -104,6 +118,15 @@ public abstract class RedisTestServer implements RedisTopology {
 	}
 
 	/**
+	 * Who the harness's own connection ({@link #commands()}) logs in as.
+	 * @return the credentials, or {@code null} for the default user without password
+	 */
+	@Nullable
+	public RedisCredentials admin() {
+		return null;
+	}
+
+	/**
 	 * Makes the server stop answering every client for the given time ({@code CLIENT PAUSE
 	 * ms ALL}); it answers again by itself afterwards.
 	 * @param duration how long the server stays silent
@@ -122,7 +145,15 @@ public abstract class RedisTestServer implements RedisTopology {
 	public synchronized RedisCommands<String, String> commands() {
 		if (this.adminConnection == null || !this.adminConnection.isOpen()) {
 			closeAdminConnection();
-			this.adminClient = RedisClient.create(RedisURI.create(url()));
+			RedisURI uri = RedisURI.create(url());
+			RedisCredentials admin = admin();
+			if (admin != null) {
+				if (admin.username() != null) {
+					uri.setUsername(admin.username());
+				}
+				uri.setPassword(admin.password().toCharArray());
+			}
+			this.adminClient = RedisClient.create(uri);
 			this.adminConnection = this.adminClient.connect();
 		}
 		return this.adminConnection.sync();
@@ -166,12 +197,42 @@ public abstract class RedisTestServer implements RedisTopology {
 	}
 
 	/**
+	 * Points a Spring Boot test at this server, logging in as the given user. Use it from a
+	 * {@code @DynamicPropertySource} method.
+	 * @param registry the test's dynamic properties
+	 * @param credentials who the application logs in as
+	 */
+	public void registerConnectionProperties(DynamicPropertyRegistry registry, RedisCredentials credentials) {
+		registry.add("spring.data.redis.host", this::host);
+		registry.add("spring.data.redis.port", this::port);
+		if (credentials.username() != null) {
+			registry.add("spring.data.redis.username", credentials::username);
+		}
+		registry.add("spring.data.redis.password", credentials::password);
+	}
+
+	/**
 	 * A started Lettuce connection factory for this server; the caller destroys it.
 	 * @param commandTimeout Lettuce's command timeout
 	 * @return the factory
 	 */
 	public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
+		return connectionFactory(commandTimeout, null);
+	}
+
+	/**
+	 * A started Lettuce connection factory for this server that logs in as the given user;
+	 * the caller destroys it.
+	 * @param commandTimeout Lettuce's command timeout
+	 * @param credentials who the factory's connections log in as, or {@code null} for none
+	 * @return the factory
+	 */
+	public LettuceConnectionFactory connectionFactory(Duration commandTimeout, @Nullable RedisCredentials credentials) {
 		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(host(), port());
+		if (credentials != null) {
+			configuration.setUsername(credentials.username());
+			configuration.setPassword(RedisPassword.of(credentials.password()));
+		}
 		LettuceClientConfiguration clientConfiguration = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
 			.build();
@@ -211,9 +272,67 @@ public abstract class RedisTestServer implements RedisTopology {
 		closeAdminConnection();
 	}
 
+	/**
+	 * Stops a server from {@link #process()} for good; the shared server stops with the JVM.
+	 */
+	@Override
+	public void close() {
+		synchronized (RedisTestServer.class) {
+			if (this == shared) {
+				throw new IllegalStateException("The shared Redis server stops when the JVM exits");
+			}
+		}
+		shutdown();
+	}
+
 	@Override
 	public String toString() {
 		return description() + " at " + host() + ":" + port();
+	}
+
+	/**
+	 * What a {@link #process()} server is started with.
+	 */
+	public static final class Builder {
+
+		private final List<String> configuration = new ArrayList<>();
+
+		@Nullable
+		private RedisCredentials admin;
+
+		private Builder() {
+		}
+
+		/**
+		 * Adds a line of {@code redis.conf}, such as {@code requirepass s3cret} or
+		 * {@code user app on >pw ~app:* +get}.
+		 * @param line the configuration line
+		 * @return this builder
+		 */
+		public Builder config(String line) {
+			this.configuration.add(line);
+			return this;
+		}
+
+		/**
+		 * Who the harness's own connection logs in as, for assertions and fault injection;
+		 * it needs every permission.
+		 * @param credentials the admin's credentials
+		 * @return this builder
+		 */
+		public Builder admin(RedisCredentials credentials) {
+			this.admin = credentials;
+			return this;
+		}
+
+		/**
+		 * Starts the server on a free loopback port.
+		 * @return the running server; the caller closes it
+		 */
+		public RedisTestServer start() {
+			return RedisTestServers.startProcess(this.configuration, this.admin);
+		}
+
 	}
 
 }

@@ -82,6 +82,36 @@ final class RedisTestServers {
 				""".formatted(String.join("\n  - ", attempts), URL_VARIABLE));
 	}
 
+	/**
+	 * Starts a server of a test's own from {@code redis-server} on the PATH, else from the
+	 * embedded-redis binary: never the URL or a container, whose configuration the
+	 * harness does not own.
+	 */
+	static RedisTestServer startProcess(List<String> configuration, RedisCredentials admin) {
+		List<String> attempts = new ArrayList<>();
+		Path binary = findOnPath("redis-server");
+		String origin = "redis-server from PATH";
+		if (binary == null) {
+			attempts.add("no redis-server on the PATH");
+			binary = embeddedBinary(attempts);
+			origin = "embedded-redis binary";
+		}
+		if (binary != null) {
+			try {
+				ProcessRedisServer server = new ProcessRedisServer(binary, origin, configuration, admin);
+				server.start();
+				Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "redis-test-server-shutdown"));
+				return server;
+			}
+			catch (RuntimeException ex) {
+				attempts.add(origin + " (" + binary + ") did not start: " + ex.getMessage());
+			}
+		}
+		throw new IllegalStateException("No redis-server for a test that configures its own server. Tried:\n  - "
+				+ String.join("\n  - ", attempts)
+				+ "\nInstall Redis: sudo apt-get install redis-server (or brew install redis)");
+	}
+
 	private static boolean wanted(String mode, String candidate) {
 		return mode == null || mode.isBlank() || mode.trim().equalsIgnoreCase(candidate);
 	}
@@ -110,11 +140,11 @@ final class RedisTestServers {
 	}
 
 	private static RedisTestServer tryEmbedded(List<String> attempts) {
-		File binary = embeddedBinary(attempts);
-		return (binary != null) ? tryProcess(binary.toPath(), "embedded-redis binary", attempts) : null;
+		Path binary = embeddedBinary(attempts);
+		return (binary != null) ? tryProcess(binary, "embedded-redis binary", attempts) : null;
 	}
 
-	private static File embeddedBinary(List<String> attempts) {
+	private static Path embeddedBinary(List<String> attempts) {
 		if (!ClassUtils.isPresent("redis.embedded.core.ExecutableProvider", RedisTestServers.class.getClassLoader())) {
 			attempts.add("com.github.codemonstur:embedded-redis is not on the test class path");
 			return null;
@@ -131,7 +161,7 @@ final class RedisTestServers {
 			attempts.add("embedded-redis binary is not executable: " + binary);
 			return null;
 		}
-		return binary;
+		return binary.toPath();
 	}
 
 	/**
@@ -144,12 +174,12 @@ final class RedisTestServers {
 			return new ProcessRedisServer(binary, "redis-server from PATH");
 		}
 		List<String> attempts = new ArrayList<>();
-		File embedded = embeddedBinary(attempts);
+		Path embedded = embeddedBinary(attempts);
 		if (embedded == null) {
 			throw new IllegalStateException("This test needs a redis-server process of its own: no redis-server on the "
 					+ "PATH and " + attempts + "; install Redis (sudo apt-get install redis-server)");
 		}
-		return new ProcessRedisServer(embedded.toPath(), "embedded-redis binary");
+		return new ProcessRedisServer(embedded, "embedded-redis binary");
 	}
 
 	private static RedisTestServer tryProcess(Path binary, String origin, List<String> attempts) {
@@ -293,7 +323,9 @@ final class RedisTestServers {
 				}
 				read += n;
 			}
-			return new String(answer, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+			// A server that wants a login first answers too: it is up.
+			String reply = new String(answer, 0, read, StandardCharsets.US_ASCII);
+			return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
 		}
 		catch (java.net.SocketTimeoutException ex) {
 			return false;

@@ -1,0 +1,31 @@
+package io.github.lockable.it;
+
+import java.time.Duration;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Waits until a store answers, so that the first connection of a fresh application, slow on
+ * a loaded machine, is not mistaken for a store failure by the test that happens to run
+ * first.
+ */
+final class StoreWarmUp {
+
+	private StoreWarmUp() {
+	}
+
+	static void awaitAnswering(LockStore store) {
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			AcquireResult result = store.acquire(new LockRequest("lock:warm-up", Duration.ofMillis(1)));
+			if (result instanceof AcquireResult.Acquired acquired) {
+				acquired.handle().release();
+			}
+			return !(result instanceof AcquireResult.Failed);
+		});
+	}
+
+}
