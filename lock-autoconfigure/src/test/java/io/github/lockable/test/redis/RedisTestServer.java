@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -148,10 +149,9 @@ public abstract class RedisTestServer implements RedisTopology, AutoCloseable {
 			RedisURI uri = RedisURI.create(url());
 			RedisCredentials admin = admin();
 			if (admin != null) {
-				if (admin.username() != null) {
-					uri.setUsername(admin.username());
-				}
-				uri.setPassword(admin.password().toCharArray());
+				// A credentials provider: Lettuce 7 has no setUsername/setPassword
+				uri.setCredentialsProvider(
+						new StaticCredentialsProvider(admin.username(), admin.password().toCharArray()));
 			}
 			this.adminClient = RedisClient.create(uri);
 			this.adminConnection = this.adminClient.connect();
