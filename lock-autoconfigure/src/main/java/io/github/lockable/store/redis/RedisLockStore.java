@@ -265,7 +265,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	private CompletableFuture<AcquireResult> awaitReplicas(NativeConnection connection, long deadline, byte[] key,
 			byte[] token, Supplier<AcquireResult> acquired) {
 		long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-		long reserve = Math.min(100, TimeUnit.NANOSECONDS.toMillis(this.timeoutNanos) / 10);
+		// Redis notices a WAIT's timeout on its event loop's next tick (1/hz, 100ms by default),
+		// so the reserve for the delete covers a late tick and a round trip.
+		long reserve = Math.min(300, TimeUnit.NANOSECONDS.toMillis(this.timeoutNanos) / 4);
 		// WAIT 0 would block for ever.
 		long waitMillis = Math.max(1, remaining - reserve);
 		return connection.commands()
