@@ -112,7 +112,10 @@ class LockableEndpointAutoConfigurationTests {
 
 	@Test
 	void noHealthIndicatorWithoutTheHealthApi(@TempDir Path directory) {
-		this.runner
+		// Without Boot's health auto-configurations, which the hidden API would hide too
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LockableAutoConfiguration.class,
+					EndpointAutoConfiguration.class, LockableEndpointAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate.health.",
 					"org.springframework.boot.health."))
 			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory.resolve("locks"),
