@@ -1,8 +1,6 @@
 package io.github.lockable.autoconfigure;
 
 import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 
 import io.micrometer.observation.ObservationRegistry;
 
@@ -46,8 +44,6 @@ import org.springframework.context.annotation.Role;
 @EnableConfigurationProperties(LockableProperties.class)
 @Import({ RedisLockStoreConfiguration.class, FileLockStoreConfiguration.class, MemoryLockStoreConfiguration.class })
 public class LockableAutoConfiguration {
-
-	private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -112,23 +108,11 @@ public class LockableAutoConfiguration {
 			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
 		LockableAdvisor advisor = new LockableAdvisor(() -> properties.getObject().getDefaultTtl(),
 				() -> properties.getObject().getDefaultConflictPolicy(), () -> properties.getObject().getStoreFailure(),
-				keys::getObject, lockManager::getObject, () -> continuations(beanFactory), renewals::getObject);
+				keys::getObject, lockManager::getObject, () -> LockContinuations.from(beanFactory), renewals::getObject);
 		advisor.setOrder(() -> properties.getObject().getOrder());
 		advisor.setObservationRegistry(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		advisor.setObservationConventions(acquisitionConvention::getIfUnique, executionConvention::getIfUnique);
 		return advisor;
-	}
-
-	/**
-	 * Asynchronous methods continue on Spring Boot's application task executor, the one
-	 * {@code @Async} uses, with its task decorator and virtual threads when enabled.
-	 */
-	private static Executor continuations(BeanFactory beanFactory) {
-		if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
-				&& beanFactory.getBean(APPLICATION_TASK_EXECUTOR) instanceof Executor executor) {
-			return executor;
-		}
-		return ForkJoinPool.commonPool();
 	}
 
 	/**

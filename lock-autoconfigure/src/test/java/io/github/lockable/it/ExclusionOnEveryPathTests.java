@@ -22,6 +22,7 @@ import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.it.LockableWebApplication.AsyncJobs;
 import io.github.lockable.it.LockableWebApplication.OrderDesk;
 import io.github.lockable.it.LockableWebApplication.Orders;
+import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -201,7 +202,7 @@ class ExclusionOnEveryPathTests {
 	 */
 	private void secondCallerCannotGetIn() {
 		assertThat(this.redis.commands().exists("lock:orders-joined")).isOne();
-		CompletableFuture<Void> second = CompletableFuture.runAsync(() -> this.orders.placeJoined("second"));
+		CompletableFuture<Void> second = CallerThreads.runAsync(() -> this.orders.placeJoined("second"));
 		assertThatExceptionOfType(CompletionException.class).isThrownBy(second::join)
 			.withCauseInstanceOf(LockConflictException.class);
 	}

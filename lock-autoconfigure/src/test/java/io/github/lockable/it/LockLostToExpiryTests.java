@@ -19,6 +19,7 @@ import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
+import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -74,11 +75,11 @@ class LockLostToExpiryTests {
 		double lostBefore = lost();
 		CountDownLatch firstMayEnd = new CountDownLatch(1);
 		CountDownLatch secondMayEnd = new CountDownLatch(1);
-		CompletableFuture<Void> first = CompletableFuture.runAsync(() -> this.work.run("first", firstMayEnd));
+		CompletableFuture<Void> first = CallerThreads.runAsync(() -> this.work.run("first", firstMayEnd));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.work.leases().containsKey("first"));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.commands().exists("lock:slow-work") == 0);
 
-		CompletableFuture<Void> second = CompletableFuture.runAsync(() -> this.work.run("second", secondMayEnd));
+		CompletableFuture<Void> second = CallerThreads.runAsync(() -> this.work.run("second", secondMayEnd));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.work.leases().containsKey("second"));
 		Lease firstLease = this.work.leases().get("first");
 		Lease secondLease = this.work.leases().get("second");

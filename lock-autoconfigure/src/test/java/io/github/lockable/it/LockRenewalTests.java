@@ -28,6 +28,7 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -110,7 +111,7 @@ class LockRenewalTests {
 	void lockableMethodIsRenewedWhileItRunsAndReportsALostLock(CapturedOutput output) throws Exception {
 		CountDownLatch finish = new CountDownLatch(1);
 		AtomicBoolean heldWhileRunning = new AtomicBoolean();
-		CompletableFuture<Void> run = CompletableFuture.runAsync(() -> this.jobs.rebuild(finish, heldWhileRunning));
+		CompletableFuture<Void> run = CallerThreads.runAsync(() -> this.jobs.rebuild(finish, heldWhileRunning));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists("renew:rebuild") == 1);
 		await().during(Duration.ofMillis(900))
 			.atMost(Duration.ofSeconds(5))
@@ -147,7 +148,7 @@ class LockRenewalTests {
 	void transactionOfALockThatWasLostIsRolledBackAndTheCallerTold(CapturedOutput output) {
 		String id = "order-" + UUID.randomUUID();
 		CountDownLatch finish = new CountDownLatch(1);
-		CompletableFuture<Void> run = CompletableFuture.runAsync(() -> this.jobs.write(id, finish));
+		CompletableFuture<Void> run = CallerThreads.runAsync(() -> this.jobs.write(id, finish));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists("renew:write") == 1);
 		this.redis.del("renew:write");
 		await().atMost(Duration.ofSeconds(5)).until(() -> output.getAll().contains("lock renew:write on redis was lost"));

@@ -21,6 +21,7 @@ import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
+import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.VirtualThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
@@ -89,11 +90,11 @@ class LockTemplateTests {
 	void waiterGetsTheLockOnceTheHolderClosesIt() throws Exception {
 		String key = key("handoff");
 		HeldLock holder = this.locks.tryLock(key, TTL).orElseThrow();
-		CompletableFuture<Optional<HeldLock>> waiter = CompletableFuture
+		CompletableFuture<Optional<HeldLock>> waiter = CallerThreads
 			.supplyAsync(() -> this.locks.tryLock(key, TTL, WAIT));
 		await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> !waiter.isDone());
 		// Closed from another thread than the one that took it: ownership is the token.
-		CompletableFuture.runAsync(holder::close).get(10, TimeUnit.SECONDS);
+		CallerThreads.runAsync(holder::close).get(10, TimeUnit.SECONDS);
 		try (HeldLock next = waiter.get(10, TimeUnit.SECONDS).orElseThrow()) {
 			assertThat(next.isHeld()).isTrue();
 		}

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.it.ValidatedApplication.Notes;
 import io.github.lockable.it.ValidatedApplication.Renames;
+import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.aop.Advisor;
@@ -75,7 +76,7 @@ class ValidationBeforeLockTests {
 
 	@Test
 	void invalidCallGetsItsValidationErrorWhileTheLockIsHeld() throws Exception {
-		CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> this.renames.change("holder"));
+		CompletableFuture<String> holder = CallerThreads.supplyAsync(() -> this.renames.change("holder"));
 		this.gate.awaitEntered("holder", 1);
 
 		assertThatExceptionOfType(ConstraintViolationException.class).isThrownBy(() -> this.renames.change(""));

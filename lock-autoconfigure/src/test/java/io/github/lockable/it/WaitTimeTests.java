@@ -21,6 +21,7 @@ import io.github.lockable.LockContext;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
+import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -63,7 +64,7 @@ class WaitTimeTests {
 	void waitersQueueUpAndEachRunsOneAtATime() throws Exception {
 		List<CompletableFuture<Void>> calls = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
-			calls.add(CompletableFuture.runAsync(this.jobs::queued));
+			calls.add(CallerThreads.runAsync(this.jobs::queued));
 		}
 		for (int finished = 0; finished < 4; finished++) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.inside.get() == 1);
