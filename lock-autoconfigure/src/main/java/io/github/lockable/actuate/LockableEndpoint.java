@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockableMethodDescriptor;
+import io.github.lockable.core.HeldLocks;
 import io.github.lockable.core.HeldLocks.HeldLockInfo;
 import io.github.lockable.core.LockManager;
 
@@ -22,15 +23,19 @@ public class LockableEndpoint {
 
 	private final LockManager lockManager;
 
+	private final HeldLocks heldLocks;
+
 	private final Supplier<List<LockableMethodDescriptor>> methods;
 
 	/**
 	 * Creates the endpoint.
-	 * @param lockManager the lock manager, for its store and the locks it holds
+	 * @param lockManager the lock manager, for its store and the locks it holds, which it
+	 * records from now on
 	 * @param methods supplies the {@code @Lockable} methods, sorted by method
 	 */
 	public LockableEndpoint(LockManager lockManager, Supplier<List<LockableMethodDescriptor>> methods) {
 		this.lockManager = lockManager;
+		this.heldLocks = lockManager.heldLocks();
 		this.methods = methods;
 	}
 
@@ -41,7 +46,7 @@ public class LockableEndpoint {
 	@ReadOperation
 	public LockableDescriptor lockable() {
 		return new LockableDescriptor(this.lockManager.store().name(), this.methods.get(),
-				this.lockManager.heldLocks().snapshot());
+				this.heldLocks.snapshot());
 	}
 
 	/**

@@ -160,7 +160,8 @@ final class LockingSupport {
 	LockedCall locked(LockableMethod method, String key, Decision.RunLocked granted) {
 		LockHandle handle = granted.handle();
 		LockManager manager = lockManager();
-		DefaultHeldLock lock = new DefaultHeldLock(manager, List.of(method.resourcePart(key)), List.of(handle));
+		DefaultHeldLock lock = new DefaultHeldLock(manager, List.of(method.resourcePart(key)), List.of(handle),
+				method.metrics(manager));
 		Renewal renewal = null;
 		if (method.renew()) {
 			renewal = this.renewals.obtain().start(handle, method.ttl(), method.metrics(manager), () -> {
@@ -177,7 +178,7 @@ final class LockingSupport {
 	 */
 	void release(LockableMethod method, String key, LockHandle handle, @Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
-		manager.release(handle);
+		manager.release(handle, method.metrics(manager));
 		logFinished(method, key, manager, handle, error, cancelled);
 	}
 
@@ -188,7 +189,7 @@ final class LockingSupport {
 	CompletableFuture<Void> releaseAsync(LockableMethod method, String key, LockHandle handle,
 			@Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
-		return manager.releaseAsync(handle)
+		return manager.releaseAsync(handle, method.metrics(manager))
 			.thenRun(() -> logFinished(method, key, manager, handle, error, cancelled))
 			.exceptionally((neverFromRelease) -> null)
 			.toCompletableFuture();

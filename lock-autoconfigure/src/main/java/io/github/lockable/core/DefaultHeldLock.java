@@ -23,6 +23,8 @@ public final class DefaultHeldLock implements HeldLock {
 
 	private final List<LockHandle> handles;
 
+	private final @Nullable LockMetrics metrics;
+
 	private static final AtomicIntegerFieldUpdater<DefaultHeldLock> CLOSED = AtomicIntegerFieldUpdater
 		.newUpdater(DefaultHeldLock.class, "closed");
 
@@ -34,13 +36,27 @@ public final class DefaultHeldLock implements HeldLock {
 	private volatile LockRenewals.@Nullable Renewal renewal;
 
 	/**
-	 * Creates a lock over granted handles.
+	 * Creates a lock over granted handles, whose release reports to the manager's metrics.
 	 * @param manager releases the handles
 	 * @param keys the resource parts, as the caller gave them
 	 * @param handles the handle of each key, in the order of {@code keys}
 	 */
 	public DefaultHeldLock(LockManager manager, List<String> keys, List<LockHandle> handles) {
+		this(manager, keys, handles, null);
+	}
+
+	/**
+	 * Creates a lock over handles granted with a lock's own metrics, which its release
+	 * reports to.
+	 * @param manager releases the handles
+	 * @param keys the resource parts, as the caller gave them
+	 * @param handles the handle of each key, in the order of {@code keys}
+	 * @param metrics what the handles were acquired with, from {@link LockManager#metrics(String)}
+	 */
+	public DefaultHeldLock(LockManager manager, List<String> keys, List<LockHandle> handles,
+			@Nullable LockMetrics metrics) {
 		this.manager = Objects.requireNonNull(manager, "manager must not be null");
+		this.metrics = metrics;
 		this.keys = List.copyOf(keys);
 		this.handles = List.copyOf(handles);
 		if (this.keys.size() != this.handles.size() || this.keys.isEmpty()) {
@@ -140,8 +156,17 @@ public final class DefaultHeldLock implements HeldLock {
 				current.stop();
 			}
 			for (int i = this.handles.size() - 1; i >= 0; i--) {
-				this.manager.release(this.handles.get(i));
+				release(this.handles.get(i));
 			}
+		}
+	}
+
+	private void release(LockHandle handle) {
+		if (this.metrics != null) {
+			this.manager.release(handle, this.metrics);
+		}
+		else {
+			this.manager.release(handle);
 		}
 	}
 

@@ -5,36 +5,40 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * The locks this instance holds now: every lock the {@link LockManager} granted and has
- * not yet released. Adding and removing cost one concurrent map operation, so that the
- * locking path stays as fast as before; the work is done by {@link #snapshot()}, which
- * reports key and timing only, never the token.
+ * not yet released, from the moment somebody asked for them (see
+ * {@link LockManager#heldLocks()}). Until then nothing is recorded: every thread that
+ * takes a lock would update the one shared map, a cost an application that never reads it
+ * should not pay. Adding and removing cost one concurrent map operation; the work is done
+ * by {@link #snapshot()}, which reports key and timing only, never the token.
  */
 public final class HeldLocks {
 
-	/** Each held lock with the metrics its release reports to. */
-	private final Map<LockHandle, LockMetrics> handles = new ConcurrentHashMap<>();
+	private final Set<LockHandle> handles = ConcurrentHashMap.newKeySet();
 
-	void add(LockHandle handle, LockMetrics metrics) {
-		this.handles.put(handle, metrics);
+	private volatile boolean recording;
+
+	void startRecording() {
+		this.recording = true;
 	}
 
-	/**
-	 * Forgets a lock.
-	 * @return the metrics it was acquired with, or {@code null} when it was not held
-	 */
-	@Nullable
-	LockMetrics remove(LockHandle handle) {
-		return this.handles.remove(handle);
+	void add(LockHandle handle) {
+		if (this.recording) {
+			this.handles.add(handle);
+		}
+	}
+
+	void remove(LockHandle handle) {
+		if (this.recording) {
+			this.handles.remove(handle);
+		}
 	}
 
 	/**
@@ -44,7 +48,7 @@ public final class HeldLocks {
 	 */
 	public List<HeldLockInfo> snapshot() {
 		List<HeldLockInfo> held = new ArrayList<>(this.handles.size());
-		for (LockHandle handle : this.handles.keySet()) {
+		for (LockHandle handle : this.handles) {
 			if (handle.isReleased()) {
 				this.handles.remove(handle);
 				continue;

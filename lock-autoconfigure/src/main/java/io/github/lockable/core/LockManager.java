@@ -3,6 +3,7 @@ package io.github.lockable.core;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
@@ -64,10 +65,13 @@ public class LockManager {
 	}
 
 	/**
-	 * The locks this manager granted and has not released yet.
+	 * The locks this manager granted and has not released yet, recorded from the first call
+	 * of this method on; the actuator endpoint asks when it is created. Until then no lock
+	 * is recorded, so that an application without the endpoint does not pay for it.
 	 * @return the held locks of this instance
 	 */
 	public HeldLocks heldLocks() {
+		this.held.startRecording();
 		return this.held;
 	}
 
@@ -120,8 +124,8 @@ public class LockManager {
 	 * @param key the full key
 	 * @param ttl the lock's TTL
 	 * @param waitTime how long to wait for a held lock; zero tries once
-	 * @param metrics what {@link #metrics(String)} gave for the lock's name; its release
-	 * reports to them too
+	 * @param metrics what {@link #metrics(String)} gave for the lock's name; release the
+	 * lock with {@link #release(LockHandle, LockMetrics)} and the same metrics
 	 * @return acquired, held (still, after {@code waitTime}), or failed
 	 */
 	public AcquireResult acquire(String key, Duration ttl, Duration waitTime, LockMetrics metrics) {
@@ -158,7 +162,8 @@ public class LockManager {
 	 * @param key the full key
 	 * @param ttl the lock's TTL
 	 * @param waitTime how long to wait for a held lock; zero tries once
-	 * @param metrics what {@link #metrics(String)} gave for the lock's name
+	 * @param metrics what {@link #metrics(String)} gave for the lock's name; release the
+	 * lock with {@link #releaseAsync(LockHandle, LockMetrics)} and the same metrics
 	 * @return a stage with acquired, held, or failed; it never completes exceptionally for
 	 * a store failure
 	 */
@@ -225,7 +230,7 @@ public class LockManager {
 
 	private AcquireResult acquired(String key, AcquireResult result, LockMetrics metrics) {
 		if (result instanceof AcquireResult.Acquired granted) {
-			this.held.add(granted.handle(), metrics);
+			this.held.add(granted.handle());
 		}
 		metrics.acquireAttempted(result);
 		if (result instanceof AcquireResult.Failed failed && logger.isDebugEnabled()) {
@@ -243,22 +248,26 @@ public class LockManager {
 	 * @param handle what {@link #acquire(String, Duration)} granted
 	 */
 	public void release(LockHandle handle) {
-		LockMetrics metrics = metricsOf(handle);
+		release(handle, this.metrics);
+	}
+
+	/**
+	 * As {@link #release(LockHandle)}, reporting to the metrics the lock was acquired with.
+	 * @param handle what an acquire method that takes metrics granted
+	 * @param metrics the metrics given to that acquire method
+	 */
+	public void release(LockHandle handle, LockMetrics metrics) {
+		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
+		this.held.remove(handle);
 		ReleaseResult result;
 		try {
 			result = handle.release();
 		}
 		catch (RuntimeException ex) {
-			releaseFailed(handle, ex, metrics);
+			releaseFailed(handle, ex, lockMetrics);
 			return;
 		}
-		released(handle, result, metrics);
-	}
-
-	/** The metrics the lock was acquired with; it is no longer held once this is asked. */
-	private LockMetrics metricsOf(LockHandle handle) {
-		LockMetrics metrics = this.held.remove(handle);
-		return (metrics != null) ? metrics : this.metrics;
+		released(handle, result, lockMetrics);
 	}
 
 	/**
@@ -267,20 +276,32 @@ public class LockManager {
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
 	public CompletionStage<Void> releaseAsync(LockHandle handle) {
-		LockMetrics metrics = metricsOf(handle);
+		return releaseAsync(handle, this.metrics);
+	}
+
+	/**
+	 * As {@link #releaseAsync(LockHandle)}, reporting to the metrics the lock was acquired
+	 * with.
+	 * @param handle what an acquire method that takes metrics granted
+	 * @param metrics the metrics given to that acquire method
+	 * @return a stage that completes, never exceptionally, once the release is done
+	 */
+	public CompletionStage<Void> releaseAsync(LockHandle handle, LockMetrics metrics) {
+		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
+		this.held.remove(handle);
 		CompletionStage<ReleaseResult> release;
 		try {
 			release = handle.releaseAsync();
 		}
 		catch (RuntimeException ex) {
-			release = java.util.concurrent.CompletableFuture.failedFuture(ex);
+			release = CompletableFuture.failedFuture(ex);
 		}
 		return release.handle((result, ex) -> {
 			if (ex != null) {
-				releaseFailed(handle, ex, metrics);
+				releaseFailed(handle, ex, lockMetrics);
 			}
 			else {
-				released(handle, result, metrics);
+				released(handle, result, lockMetrics);
 			}
 			return null;
 		});
@@ -304,7 +325,7 @@ public class LockManager {
 	private void releaseFailed(LockHandle handle, Throwable ex, LockMetrics metrics) {
 		Duration held = handle.elapsed();
 		metrics.releaseFailed(held);
-		Throwable cause = (ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null)
+		Throwable cause = (ex instanceof CompletionException && ex.getCause() != null)
 				? ex.getCause() : ex;
 		logger.warn("Failed to release lock {} after {}ms; it runs out with its TTL {}ms: {}", handle.lease().key(),
 				held.toMillis(), handle.lease().ttl().toMillis(), cause.getMessage());

@@ -16,7 +16,7 @@ class HeldLocksTests {
 
 	@Test
 	void aGrantedLockIsHeldUntilItsRelease() {
-		LockManager manager = new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE);
+		LockManager manager = recording(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE));
 		LockHandle handle = acquired(manager.acquire("lock:job", Duration.ofSeconds(30)));
 		manager.acquire("lock:job", Duration.ofSeconds(30));
 		assertThat(manager.heldLocks().snapshot()).singleElement().satisfies((held) -> {
@@ -32,7 +32,7 @@ class HeldLocksTests {
 
 	@Test
 	void anAsynchronousReleaseForgetsTheLock() {
-		LockManager manager = new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE);
+		LockManager manager = recording(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE));
 		LockHandle handle = acquired(manager.acquireAsync("lock:job", Duration.ofSeconds(30)).toCompletableFuture().join());
 		assertThat(manager.heldLocks().snapshot()).extracting(HeldLockInfo::key).containsExactly("lock:job");
 		manager.releaseAsync(handle).toCompletableFuture().join();
@@ -41,7 +41,7 @@ class HeldLocksTests {
 
 	@Test
 	void aFailedReleaseStillForgetsTheLock() {
-		LockManager manager = new LockManager(new LockManagerTests.BrokenReleaseStore(), 1, LockMetrics.NONE);
+		LockManager manager = recording(new LockManager(new LockManagerTests.BrokenReleaseStore(), 1, LockMetrics.NONE));
 		LockHandle handle = acquired(manager.acquire("lock:broken", Duration.ofSeconds(30)));
 		LockHandle asyncHandle = acquired(manager.acquire("lock:broken-async", Duration.ofSeconds(30)));
 		assertThat(manager.heldLocks().snapshot()).hasSize(2);
@@ -52,7 +52,7 @@ class HeldLocksTests {
 
 	@Test
 	void aLockPastItsTtlHasNoTtlLeft() {
-		LockManager manager = new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE);
+		LockManager manager = recording(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE));
 		LockHandle handle = acquired(manager.acquire("lock:short", Duration.ofMillis(1)));
 		await().until(() -> handle.elapsed().compareTo(Duration.ofMillis(2)) > 0);
 		assertThat(manager.heldLocks().snapshot()).singleElement()
@@ -61,15 +61,33 @@ class HeldLocksTests {
 
 	@Test
 	void aHandleReleasedWithoutTheManagerIsForgotten() {
-		LockManager manager = new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE);
+		LockManager manager = recording(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE));
 		acquired(manager.acquire("lock:job", Duration.ofSeconds(30))).close();
 		assertThat(manager.heldLocks().snapshot()).isEmpty();
+	}
+
+	@Test
+	void nothingIsRecordedBeforeSomebodyAsks() {
+		LockManager manager = new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE);
+		LockHandle before = acquired(manager.acquire("lock:before", Duration.ofSeconds(30)));
+		HeldLocks held = manager.heldLocks();
+		assertThat(held.snapshot()).isEmpty();
+		LockHandle after = acquired(manager.acquire("lock:after", Duration.ofSeconds(30)));
+		assertThat(held.snapshot()).extracting(HeldLockInfo::key).containsExactly("lock:after");
+		manager.release(before);
+		manager.release(after);
+		assertThat(held.snapshot()).isEmpty();
 	}
 
 	@Test
 	void theSnapshotHasNoToken() {
 		assertThat(HeldLockInfo.class.getRecordComponents()).extracting((component) -> component.getName())
 			.containsExactly("key", "acquiredAt", "age", "ttl", "ttlLeft");
+	}
+
+	private static LockManager recording(LockManager manager) {
+		manager.heldLocks();
+		return manager;
 	}
 
 	private static LockHandle acquired(AcquireResult result) {
