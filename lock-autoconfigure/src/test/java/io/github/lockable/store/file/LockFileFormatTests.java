@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 
 import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 
+import org.springframework.boot.json.BasicJsonParser;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The exact bytes of a lock file: other processes, possibly of an older Lockable, read
@@ -135,6 +138,28 @@ class LockFileFormatTests {
 		String hex = "\"job\": \"tab\\u0009 nl\\u000a cr\\u000d \\u0001 \\u007f \\u009f\",";
 		String old = content.replaceFirst("\"job\": .*\n", Matcher.quoteReplacement(hex + "\n"));
 		assertThat(LockFileFormat.read(old).job()).isEqualTo(job);
+	}
+
+	/**
+	 * Why the reader is Lockable's own and not Spring Boot's: {@code JsonParserFactory}
+	 * picks Jackson, Gson or {@code BasicJsonParser} by class path, so the same file would
+	 * read differently by application, and {@code BasicJsonParser}, the one every
+	 * application has, misreads lock files. Should this test fail, Spring Boot's parser
+	 * has become strict enough to reconsider.
+	 */
+	@Test
+	void springBootsBasicJsonParserWouldMisreadLockFiles() throws MalformedLockFileException {
+		BasicJsonParser boot = new BasicJsonParser();
+		String content = "{\n  \"version\": null,\n  \"host\": \"caf\\u00e9\",\n  \"pid\": 12\n}";
+		assertThat(boot.parseMap(content)).containsEntry("version", "null").containsEntry("host", "cafu00e9");
+		assertThat(boot.parseMap("{\"pid\": 1} trailing")).as("content after the object")
+			.containsEntry("pid", "1} trailing");
+		assertThat(boot.parseMap("{\"host\": \"a\", \"pid\": 1")).as("a truncated object").containsEntry("pid", 1L);
+
+		assertThatExceptionOfType(MalformedLockFileException.class)
+			.isThrownBy(() -> LockFileFormat.read("{\"pid\": 1} trailing"));
+		assertThatExceptionOfType(MalformedLockFileException.class)
+			.isThrownBy(() -> LockFileFormat.read("{\"host\": \"a\", \"pid\": 1"));
 	}
 
 	private static String writtenAndReadBack(String job) throws MalformedLockFileException {
