@@ -60,6 +60,10 @@ public class RedisStoreBenchmark {
 			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 			  return redis.call('INCR', KEYS[2])
 			end
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+			  return redis.call('INCR', KEYS[2])
+			end
 			return -2 - redis.call('PTTL', KEYS[1])
 			""";
 

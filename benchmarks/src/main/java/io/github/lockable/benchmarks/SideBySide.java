@@ -71,6 +71,7 @@ public final class SideBySide {
 					"spring.autoconfigure.exclude=" + EXCLUDED)
 			.run();
 		List<Contender> all = new ArrayList<>();
+		int status = 0;
 		try {
 			LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
 			Contender store = LockableContenders.store(context.getBean(RedisLockStore.class), TTL);
@@ -139,12 +140,17 @@ public final class SideBySide {
 			Files.writeString(file, report);
 			System.out.println("Written to " + file);
 		}
+		catch (Exception | Error ex) {
+			// The exit below would otherwise end the run without a word about why.
+			ex.printStackTrace();
+			status = 1;
+		}
 		finally {
 			for (Contender contender : all) {
 				contender.close();
 			}
 			context.close();
-			System.exit(0);
+			System.exit(status);
 		}
 	}
 
