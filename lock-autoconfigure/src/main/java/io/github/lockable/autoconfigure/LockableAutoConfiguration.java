@@ -42,7 +42,8 @@ import org.springframework.context.annotation.Role;
 		"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockableProperties.class)
-@Import({ RedisLockStoreConfiguration.class, FileLockStoreConfiguration.class, MemoryLockStoreConfiguration.class })
+@Import({ LockableProxyRegistrar.class, RedisLockStoreConfiguration.class, FileLockStoreConfiguration.class,
+		MemoryLockStoreConfiguration.class })
 public class LockableAutoConfiguration {
 
 	@Bean
