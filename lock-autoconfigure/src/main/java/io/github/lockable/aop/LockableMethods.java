@@ -1,6 +1,7 @@
 package io.github.lockable.aop;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,8 +24,11 @@ import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.LockKeys;
 
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.aop.framework.ProxyConfig;
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.BridgeMethodResolver;
@@ -115,10 +119,15 @@ final class LockableMethods {
 			Map<Method, Lockable> annotated = MethodIntrospector.selectMethods(userClass,
 					(MethodIntrospector.MetadataLookup<Lockable>) (method) -> AnnotatedElementUtils
 						.findMergedAnnotation(method, Lockable.class));
+			boolean interfaceProxy = isInterfaceProxied(factory, beanName, userClass);
 			annotated.forEach((method, annotation) -> {
+				String unreachable = unreachable(method, interfaceProxy);
+				if (unreachable != null) {
+					problems.add(describe(method, userClass) + ": " + unreachable);
+				}
 				if (!this.byMethod.containsKey(method)) {
 					LockableMethod definition = define(method, userClass, annotation, problems);
-					if (definition != null) {
+					if (definition != null && unreachable == null) {
 						this.byMethod.put(method, definition);
 					}
 				}
@@ -127,6 +136,45 @@ final class LockableMethods {
 		if (!problems.isEmpty()) {
 			throw new LockableConfigurationException(problems);
 		}
+	}
+
+	/**
+	 * Whether the bean's calls pass an interface (JDK) proxy, which also intercepts a final
+	 * method that implements an interface method. The bean's proxy decides when it exists;
+	 * for a bean not created yet, the auto-proxy creator's mode and the bean's interfaces.
+	 */
+	private static boolean isInterfaceProxied(ConfigurableListableBeanFactory factory, String beanName,
+			Class<?> userClass) {
+		Object bean = factory.containsSingleton(beanName) ? factory.getSingleton(beanName) : null;
+		if (bean != null && AopUtils.isAopProxy(bean)) {
+			return AopUtils.isJdkDynamicProxy(bean);
+		}
+		Object creator = factory.containsSingleton(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
+				? factory.getSingleton(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME) : null;
+		return creator instanceof ProxyConfig config && !config.isProxyTargetClass()
+				&& !(factory.containsBeanDefinition(beanName) && AutoProxyUtils.shouldProxyTargetClass(factory, beanName))
+				&& ClassUtils.getAllInterfacesForClass(userClass).length > 0;
+	}
+
+	/**
+	 * Why no proxy intercepts calls of the method, so that it would run unlocked; or
+	 * {@code null} when the proxy does.
+	 */
+	private static @Nullable String unreachable(Method method, boolean interfaceProxy) {
+		int modifiers = method.getModifiers();
+		if (Modifier.isStatic(modifiers)) {
+			return "is static, and no proxy intercepts a static method, so it would run without the lock; make it an "
+					+ "instance method and call it through the bean";
+		}
+		if (Modifier.isPrivate(modifiers)) {
+			return "is private, and no proxy intercepts a private method, so it would run without the lock; make it "
+					+ "public and call it through the bean";
+		}
+		if (Modifier.isFinal(modifiers) && !interfaceProxy) {
+			return "is final, and a class (CGLIB) proxy cannot override a final method, so it would run without the "
+					+ "lock; remove final (in Kotlin: make it open)";
+		}
+		return null;
 	}
 
 	/**
