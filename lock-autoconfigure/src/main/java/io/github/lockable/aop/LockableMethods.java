@@ -132,6 +132,7 @@ final class LockableMethods {
 					}
 				}
 			});
+			SelfInvocations.warnAbout(userClass, annotated.keySet());
 		}
 		if (!problems.isEmpty()) {
 			throw new LockableConfigurationException(problems);
