@@ -75,30 +75,26 @@ final class SelfInvocations {
 		}
 		Set<String> warnings = new LinkedHashSet<>();
 		for (Class<?> type : classes) {
-			ClassReader reader = read(type);
-			if (reader != null) {
-				reader.accept(new Calls(type, owners, lockable, warnings), ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-			}
+			read(type, new Calls(type, owners, lockable, warnings));
 		}
 		warnings.forEach(logger::warn);
 	}
 
-	private static @Nullable ClassReader read(Class<?> type) {
+	private static void read(Class<?> type, ClassVisitor visitor) {
 		ClassLoader classLoader = type.getClassLoader();
 		String resource = ClassUtils.convertClassNameToResourcePath(type.getName()) + ClassUtils.CLASS_FILE_SUFFIX;
 		try (InputStream in = (classLoader != null) ? classLoader.getResourceAsStream(resource) : null) {
-			if (in != null) {
-				return new ClassReader(in);
+			if (in == null) {
+				logger.debug("Not checked for calls of its @Lockable methods on this: no bytecode found for {}",
+						type.getName());
+				return;
 			}
+			new ClassReader(in).accept(visitor, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
 		}
 		catch (IOException | RuntimeException ex) {
 			logger.debug("Not checked for calls of its @Lockable methods on this: the bytecode of {} cannot be read",
 					type.getName(), ex);
-			return null;
 		}
-		logger.debug("Not checked for calls of its @Lockable methods on this: no bytecode found for {}",
-				type.getName());
-		return null;
 	}
 
 	static String describe(Method method) {

@@ -39,7 +39,7 @@ class SelfInvocationWarningTests {
 			.lines()
 			.filter((line) -> line.contains(" WARN ") && line.contains("calls the @Lockable method"))
 			.toList();
-		assertThat(warnings).hasSize(4);
+		assertThat(warnings).hasSize(5);
 		assertThat(warnings).filteredOn((line) -> line.contains("SelfCaller.caller() calls the @Lockable method "
 				+ "SelfInvocationWarningTests.SelfCaller.locked() on this, so that call does not pass the proxy and runs "
 				+ "without the lock. Call it through the bean (inject SelfInvocationWarningTests.SelfCaller lazily, "
@@ -57,6 +57,10 @@ class SelfInvocationWarningTests {
 			.filteredOn((line) -> line.contains("SelfCaller.withArguments(String) calls the @Lockable method "
 					+ "SelfInvocationWarningTests.SelfCaller.update(String, long, String[])"))
 			.hasSize(1);
+		assertThat(warnings)
+			.filteredOn((line) -> line.contains("SelfInvocationWarningTests.Template.run() calls the @Lockable method "
+					+ "SelfInvocationWarningTests.Worker.work()"))
+			.hasSize(1);
 		assertThat(warnings).noneMatch((line) -> line.contains("OtherCaller") || line.contains("SelfInjected")
 				|| line.contains("onAnotherInstance") || line.contains("onAPeer"));
 	}
@@ -68,6 +72,11 @@ class SelfInvocationWarningTests {
 		@Bean
 		SelfCaller selfCaller() {
 			return new SelfCaller();
+		}
+
+		@Bean
+		Worker worker() {
+			return new Worker();
 		}
 
 		@Bean
@@ -130,6 +139,25 @@ class SelfInvocationWarningTests {
 
 		private String describe() {
 			return this.name;
+		}
+
+	}
+
+	public abstract static class Template {
+
+		public void run() {
+			work();
+		}
+
+		protected abstract void work();
+
+	}
+
+	public static class Worker extends Template {
+
+		@Override
+		@Lockable(key = "work")
+		public void work() {
 		}
 
 	}
