@@ -55,6 +55,16 @@ final class SelfInvocations {
 	 * @param lockableMethods its {@code @Lockable} methods
 	 */
 	static void warnAbout(Class<?> beanClass, Collection<Method> lockableMethods) {
+		find(beanClass, lockableMethods).forEach(logger::warn);
+	}
+
+	/**
+	 * The warnings for the class: one per caller and callee.
+	 * @param beanClass the bean's user class
+	 * @param lockableMethods its {@code @Lockable} methods
+	 * @return the warnings, in the order of the class's methods
+	 */
+	static Set<String> find(Class<?> beanClass, Collection<Method> lockableMethods) {
 		Map<String, Method> lockable = new HashMap<>();
 		for (Method method : lockableMethods) {
 			if (!Modifier.isStatic(method.getModifiers()) && !Modifier.isPrivate(method.getModifiers())) {
@@ -62,7 +72,7 @@ final class SelfInvocations {
 			}
 		}
 		if (lockable.isEmpty()) {
-			return;
+			return Set.of();
 		}
 		Set<String> owners = new HashSet<>();
 		List<Class<?>> classes = new ArrayList<>();
@@ -77,7 +87,7 @@ final class SelfInvocations {
 		for (Class<?> type : classes) {
 			read(type, new Calls(type, owners, lockable, warnings));
 		}
-		warnings.forEach(logger::warn);
+		return warnings;
 	}
 
 	private static void read(Class<?> type, ClassVisitor visitor) {
