@@ -107,7 +107,7 @@ final class SelfInvocations {
 		}
 	}
 
-	static String describe(Method method) {
+	private static String describe(Method method) {
 		return ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName()
 				+ Arrays.stream(method.getParameterTypes())
 					.map(Class::getSimpleName)
