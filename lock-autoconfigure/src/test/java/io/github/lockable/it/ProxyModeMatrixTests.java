@@ -79,8 +79,8 @@ class ProxyModeMatrixTests {
 			assertSecondCallerRefused(gate, "interface", () -> onInterface.hold(gate));
 			assertSecondCallerRefused(gate, "class", () -> onClass.hold(gate));
 			assertSecondCallerRefused(gate, "no-interface", () -> noInterface.hold(gate));
-			assertThat(AopUtils.isJdkDynamicProxy(onInterface)).as("JDK proxy of a bean with an interface").isEqualTo(!proxyTargetClass);
-			assertThat(AopUtils.isJdkDynamicProxy(onClass)).as("JDK proxy of a bean with an interface").isEqualTo(!proxyTargetClass);
+			assertThat(AopUtils.isJdkDynamicProxy(onInterface)).as("interface proxy").isEqualTo(!proxyTargetClass);
+			assertThat(AopUtils.isJdkDynamicProxy(onClass)).as("interface proxy").isEqualTo(!proxyTargetClass);
 			assertThat(AopUtils.isCglibProxy(noInterface)).as("class proxy of a bean without interface").isTrue();
 		}
 	}
