@@ -89,9 +89,9 @@ class ReactiveTransactionLockTests {
 		this.entered.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
 		// The Mono method completed; the transaction that holds its row has not committed.
-		assertThat(lockHeld()).as("lock while the caller's transaction is open").isTrue();
 		StepVerifier.create(this.items.count(this.id)).expectError(LockConflictException.class).verify(WAIT);
 		assertThat(countOnAnotherConnection()).as("the uncommitted row, seen from another connection").isZero();
+		assertThat(lockHeld()).as("lock while the caller's transaction is open").isTrue();
 
 		this.gate.tryEmitEmpty();
 		caller.get(WAIT.toSeconds(), TimeUnit.SECONDS);
