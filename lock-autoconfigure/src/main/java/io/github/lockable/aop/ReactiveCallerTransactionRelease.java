@@ -34,30 +34,28 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 
 	private final LockingSupport support;
 
-	private final LockedCall call;
-
-	/** The work and the transaction: the one that ends last releases. */
+	/** The call's side and the transaction's: the one that ends last releases. */
 	private final AtomicInteger running = new AtomicInteger(2);
+
+	/** Set before the method is called when the lock was granted; never set otherwise. */
+	private volatile @Nullable LockedCall call;
 
 	private volatile @Nullable Throwable failure;
 
 	private volatile boolean cancelled;
 
-	private ReactiveCallerTransactionRelease(LockingSupport support, LockedCall call) {
+	private ReactiveCallerTransactionRelease(LockingSupport support) {
 		this.support = support;
-		this.call = call;
 	}
 
 	/**
-	 * Defers the release to the end of the subscriber's reactive transaction, if it has one
-	 * with synchronization active. Never throws: a lock that could not be deferred is
-	 * released when the work ends.
+	 * Registers with the subscriber's reactive transaction, if it has one with
+	 * synchronization active, to hold a lock the call may be granted. Never throws.
 	 * @param context the Reactor context of the call's subscriber
-	 * @return the deferred release, or {@code null} when the call should release when its
-	 * work ends
+	 * @return the registered release, or {@code null} when a lock the call is granted is
+	 * released when its work ends
 	 */
-	static @Nullable ReactiveCallerTransactionRelease registerIfActive(ContextView context, LockingSupport support,
-			LockedCall call, LockableMethod method, String key) {
+	static @Nullable ReactiveCallerTransactionRelease registerIfActive(ContextView context, LockingSupport support) {
 		// Where TransactionSynchronizationManager.forCurrentTransaction() finds the transaction
 		// (Spring's TransactionalOperator and reactive @Transactional put it there), read
 		// without subscribing: a plain Mono pays one look-up in its context.
@@ -70,12 +68,8 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 			if (!synchronizations.isSynchronizationActive()) {
 				return null;
 			}
-			ReactiveCallerTransactionRelease release = new ReactiveCallerTransactionRelease(support, call);
+			ReactiveCallerTransactionRelease release = new ReactiveCallerTransactionRelease(support);
 			synchronizations.registerSynchronization(release);
-			if (logger.isDebugEnabled()) {
-				logger.debug("{} joined its caller's reactive transaction: lock {} is released when that "
-						+ "transaction completes", method.description(), key);
-			}
 			return release;
 		}
 		catch (RuntimeException ex) {
@@ -84,17 +78,31 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 		}
 	}
 
+	/** The lock was granted: its release waits for the transaction from now on. */
+	void locked(LockedCall call, LockableMethod method, String key) {
+		this.call = call;
+		if (logger.isDebugEnabled()) {
+			logger.debug("{} joined its caller's reactive transaction: lock {} is released when that "
+					+ "transaction completes", method.description(), key);
+		}
+	}
+
+	/** The call holds nothing (refused, skipped, run unlocked, cancelled before the call). */
+	void notLocked() {
+		this.running.decrementAndGet();
+	}
+
 	/**
 	 * The method's work ended: its observation stops, and its lock is held on until the
 	 * transaction completes, unless it already did.
 	 * @return a stage that completes, never exceptionally, once the lock is released, or at
 	 * once when the transaction's end releases it
 	 */
-	CompletableFuture<Void> workEnded(@Nullable Throwable failure, boolean cancelled) {
+	CompletableFuture<Void> workEnded(LockedCall call, @Nullable Throwable failure, boolean cancelled) {
 		this.failure = failure;
 		this.cancelled = cancelled;
-		this.call.workEnded(failure);
-		return (this.running.decrementAndGet() == 0) ? this.call.finishAsync(failure, cancelled) : HELD_ON;
+		call.workEnded(failure);
+		return (this.running.decrementAndGet() == 0) ? call.finishAsync(failure, cancelled) : HELD_ON;
 	}
 
 	/**
@@ -104,10 +112,15 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 	@Override
 	public Mono<Void> afterCompletion(int status) {
 		if (this.running.decrementAndGet() != 0) {
-			// The caller cancelled while the work still runs: the work's end releases.
+			// The call has not ended: a caller that cancelled while the locked work runs on, or
+			// an acquire still under way. Its end releases.
 			return Mono.empty();
 		}
-		return Mono.create((sink) -> this.support.whenDone(this.call.finishAsync(this.failure, this.cancelled),
+		LockedCall call = this.call;
+		if (call == null) {
+			return Mono.empty();
+		}
+		return Mono.create((sink) -> this.support.whenDone(call.finishAsync(this.failure, this.cancelled),
 				(ignored, neverFails) -> sink.success()));
 	}
 

@@ -56,8 +56,15 @@ final class ReactiveLocking extends AsynchronousLocking {
 	private void subscribed(MethodInvocation invocation, LockableMethod method, String key, MonoSink<Object> sink) {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		sink.onCancel(() -> cancelled.set(true));
+		// Registered here, in the subscriber's chain, rather than where the store answered: a
+		// transaction's synchronizations are not made for registration from several threads.
+		ReactiveCallerTransactionRelease afterTransaction = afterCallerTransaction(sink);
 		this.support.acquireAsync(method, key, callerObservation(sink), (decision) -> {
-			if (cancelled.get()) {
+			boolean cancelledBeforeCall = cancelled.get();
+			if (afterTransaction != null && (cancelledBeforeCall || !(decision instanceof Decision.RunLocked))) {
+				afterTransaction.notLocked();
+			}
+			if (cancelledBeforeCall) {
 				// Cancelled before the method was called: call nothing, hold nothing.
 				if (decision instanceof Decision.RunLocked locked) {
 					this.support.releaseAsync(method, key, locked.handle(), null, true);
@@ -65,7 +72,10 @@ final class ReactiveLocking extends AsynchronousLocking {
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
 				LockedCall call = this.support.locked(method, key, locked);
-				run(invocation, call, afterCallerTransaction(sink, call, method, key), sink, cancelled);
+				if (afterTransaction != null) {
+					afterTransaction.locked(call, method, key);
+				}
+				run(invocation, call, afterTransaction, sink, cancelled);
 			}
 			else if (decision == Decision.RUN_UNLOCKED) {
 				run(invocation, null, null, sink, cancelled);
@@ -87,10 +97,8 @@ final class ReactiveLocking extends AsynchronousLocking {
 	}
 
 	/** The release deferred to the end of the subscriber's reactive transaction, if it has one. */
-	private @Nullable ReactiveCallerTransactionRelease afterCallerTransaction(MonoSink<Object> sink, LockedCall call,
-			LockableMethod method, String key) {
-		return TRANSACTIONS_PRESENT
-				? ReactiveCallerTransactionRelease.registerIfActive(sink.contextView(), this.support, call, method, key)
+	private @Nullable ReactiveCallerTransactionRelease afterCallerTransaction(MonoSink<Object> sink) {
+		return TRANSACTIONS_PRESENT ? ReactiveCallerTransactionRelease.registerIfActive(sink.contextView(), this.support)
 				: null;
 	}
 
@@ -143,7 +151,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 			return;
 		}
 		CompletableFuture<Void> released = (afterTransaction != null)
-				? afterTransaction.workEnded(error, cancelled.get()) : call.finishAsync(error, cancelled.get());
+				? afterTransaction.workEnded(call, error, cancelled.get()) : call.finishAsync(error, cancelled.get());
 		this.support.whenDone(released, (ignored, neverFails) -> signal(sink, cancelled, value, error));
 	}
 
