@@ -120,6 +120,23 @@ class ReactiveTransactionLockTests {
 	}
 
 	@Test
+	void locksOfTwoCallsJoinedInOneTransactionAreBothHeldUntilItCommits() throws Exception {
+		String other = UUID.randomUUID().toString();
+		CompletableFuture<Void> caller = this.operator
+			.transactional(Mono.when(this.items.insert(this.id), this.items.insert(other)).then(enteredThenGated()))
+			.toFuture();
+		this.entered.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+		StepVerifier.create(this.items.count(this.id)).expectError(LockConflictException.class).verify(WAIT);
+		StepVerifier.create(this.items.count(other)).expectError(LockConflictException.class).verify(WAIT);
+
+		this.gate.tryEmitEmpty();
+		caller.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		await().atMost(WAIT).until(() -> !lockHeld() && !lockHeld(other));
+		StepVerifier.create(this.items.count(other)).expectNext(1L).verifyComplete();
+	}
+
+	@Test
 	void cancelledCallerReleasesOnceItsTransactionRolledBack() throws Exception {
 		Disposable caller = this.operator.transactional(this.items.insert(this.id).then(enteredThenGated()))
 			.subscribe();
@@ -173,7 +190,11 @@ class ReactiveTransactionLockTests {
 	}
 
 	private boolean lockHeld() {
-		return this.redis.commands().exists("lock:item:" + this.id) == 1;
+		return lockHeld(this.id);
+	}
+
+	private boolean lockHeld(String item) {
+		return this.redis.commands().exists("lock:item:" + item) == 1;
 	}
 
 	/** What a reader outside the caller's transaction sees. */
