@@ -1,5 +1,6 @@
 package io.github.lockable.aop;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -15,6 +16,7 @@ import io.github.lockable.LockContext;
 import io.github.lockable.aop.LockingSupport.Decision;
 
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.util.ClassUtils;
 
 /**
  * Locking for methods that return a {@link Mono}, and for Kotlin suspend functions, which
@@ -28,9 +30,14 @@ import org.springframework.aop.ProxyMethodInvocation;
  * once, but the method's work runs on to its end and holds the lock until then: a cancel
  * does not stop work that is already running elsewhere, and the lock must not pretend it
  * did. A cancel that comes before the method was called releases the lock without calling
- * it.
+ * it. A call inside a reactive transaction its subscriber began holds the lock on until that
+ * transaction completes ({@link ReactiveCallerTransactionRelease}).
  */
 final class ReactiveLocking extends AsynchronousLocking {
+
+	private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
+			"org.springframework.transaction.reactive.TransactionSynchronizationManager",
+			ReactiveLocking.class.getClassLoader());
 
 	ReactiveLocking(LockingSupport support) {
 		super(support);
@@ -49,18 +56,29 @@ final class ReactiveLocking extends AsynchronousLocking {
 	private void subscribed(MethodInvocation invocation, LockableMethod method, String key, MonoSink<Object> sink) {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		sink.onCancel(() -> cancelled.set(true));
+		// Registered here, in the subscriber's chain, rather than where the store answered: a
+		// transaction's synchronizations are not made for registration from several threads.
+		ReactiveCallerTransactionRelease afterTransaction = afterCallerTransaction(sink);
 		this.support.acquireAsync(method, key, callerObservation(sink), (decision) -> {
-			if (cancelled.get()) {
+			boolean cancelledBeforeCall = cancelled.get();
+			if (afterTransaction != null && (cancelledBeforeCall || !(decision instanceof Decision.RunLocked))) {
+				afterTransaction.notLocked();
+			}
+			if (cancelledBeforeCall) {
 				// Cancelled before the method was called: call nothing, hold nothing.
 				if (decision instanceof Decision.RunLocked locked) {
 					this.support.releaseAsync(method, key, locked.handle(), null, true);
 				}
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
-				run(invocation, this.support.locked(method, key, locked), sink, cancelled);
+				LockedCall call = this.support.locked(method, key, locked);
+				if (afterTransaction != null) {
+					afterTransaction.locked(call, method, key);
+				}
+				run(invocation, call, afterTransaction, sink, cancelled);
 			}
 			else if (decision == Decision.RUN_UNLOCKED) {
-				run(invocation, null, sink, cancelled);
+				run(invocation, null, null, sink, cancelled);
 			}
 			else if (decision instanceof Decision.Refuse refuse) {
 				signal(sink, cancelled, null, refuse.exception());
@@ -78,26 +96,32 @@ final class ReactiveLocking extends AsynchronousLocking {
 		return (observation instanceof Observation caller) ? caller : null;
 	}
 
-	private void run(MethodInvocation invocation, @Nullable LockedCall call, MonoSink<Object> sink,
-			AtomicBoolean cancelled) {
+	/** The release deferred to the end of the subscriber's reactive transaction, if it has one. */
+	private @Nullable ReactiveCallerTransactionRelease afterCallerTransaction(MonoSink<Object> sink) {
+		return TRANSACTIONS_PRESENT ? ReactiveCallerTransactionRelease.registerIfActive(sink.contextView(), this.support)
+				: null;
+	}
+
+	private void run(MethodInvocation invocation, @Nullable LockedCall call,
+			@Nullable ReactiveCallerTransactionRelease afterTransaction, MonoSink<Object> sink, AtomicBoolean cancelled) {
 		Mono<?> body;
 		try (Observation.Scope scope = LockObservations.openScope((call != null) ? call.execution() : Observation.NOOP)) {
 			body = (Mono<?>) proceed(invocation);
 		}
 		catch (Throwable ex) {
-			ended(call, sink, cancelled, null, ex);
+			ended(call, afterTransaction, sink, cancelled, null, ex);
 			return;
 		}
 		if (body == null) {
-			ended(call, sink, cancelled, null, null);
+			ended(call, afterTransaction, sink, cancelled, null, null);
 			return;
 		}
 		AtomicReference<Object> value = new AtomicReference<>();
 		// Not disposed on the subscriber's cancel: the lock is held until this work ends.
 		Mono<?> locked = (call != null) ? body.contextWrite((context) -> withLock(context, call)) : body;
 		locked.contextWrite(sink.contextView())
-			.subscribe(value::set, (error) -> ended(call, sink, cancelled, null, error),
-					() -> ended(call, sink, cancelled, value.get(), null));
+			.subscribe(value::set, (error) -> ended(call, afterTransaction, sink, cancelled, null, error),
+					() -> ended(call, afterTransaction, sink, cancelled, value.get(), null));
 	}
 
 	/**
@@ -120,14 +144,15 @@ final class ReactiveLocking extends AsynchronousLocking {
 		return invocation.proceed();
 	}
 
-	private void ended(@Nullable LockedCall call, MonoSink<Object> sink, AtomicBoolean cancelled,
-			@Nullable Object value, @Nullable Throwable error) {
+	private void ended(@Nullable LockedCall call, @Nullable ReactiveCallerTransactionRelease afterTransaction,
+			MonoSink<Object> sink, AtomicBoolean cancelled, @Nullable Object value, @Nullable Throwable error) {
 		if (call == null) {
 			signal(sink, cancelled, value, error);
 			return;
 		}
-		this.support.whenDone(call.finishAsync(error, cancelled.get()),
-				(ignored, neverFails) -> signal(sink, cancelled, value, error));
+		CompletableFuture<Void> released = (afterTransaction != null)
+				? afterTransaction.workEnded(call, error, cancelled.get()) : call.finishAsync(error, cancelled.get());
+		this.support.whenDone(released, (ignored, neverFails) -> signal(sink, cancelled, value, error));
 	}
 
 	private static void signal(MonoSink<Object> sink, AtomicBoolean cancelled, @Nullable Object value,
