@@ -45,7 +45,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Lettuce's asynchronous API on the factory's shared native connection, with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
- * thread. A connection that answers nothing for
+ * thread. Lettuce's own command and connect timeouts end a call first where they are
+ * shorter; whichever timeout fires, the failure has the code {@code TIMEOUT} and names it,
+ * and an acquire cut short after it was sent is deleted again, owner-checked, once the
+ * server runs it. A connection that answers nothing for
  * {@linkplain #silenceLimit(Duration) twice that timeout, at least 5 seconds}, is taken for
  * dead (half open) and replaced; a shorter stall keeps it, so that the commands queued on
  * it still run when the server answers again.
