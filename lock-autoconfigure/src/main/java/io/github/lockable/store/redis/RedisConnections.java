@@ -43,6 +43,8 @@ final class RedisConnections implements AutoCloseable {
 
 	private final long silenceLimitNanos;
 
+	private final RedisTimeouts timeouts;
+
 	private final Object monitor = new Object();
 
 	private volatile @Nullable NativeConnection connection;
@@ -50,8 +52,10 @@ final class RedisConnections implements AutoCloseable {
 	/** The attempt in progress, or null; guarded by the monitor. */
 	private @Nullable CompletableFuture<NativeConnection> opening;
 
-	private RedisConnections(Supplier<NativeConnection> opener, Duration silenceLimit, Runnable onSilentDrop) {
+	private RedisConnections(Supplier<NativeConnection> opener, Duration silenceLimit, RedisTimeouts timeouts,
+			Runnable onSilentDrop) {
 		this.opener = opener;
+		this.timeouts = timeouts;
 		this.silenceLimitNanos = silenceLimit.toNanos();
 		this.onSilentDrop = onSilentDrop;
 	}
@@ -67,7 +71,8 @@ final class RedisConnections implements AutoCloseable {
 	 */
 	static RedisConnections shared(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		return new RedisConnections(() -> openShared(connectionFactory), silenceLimit, () -> {
+		return new RedisConnections(() -> openShared(connectionFactory), silenceLimit,
+				RedisTimeouts.of(connectionFactory), () -> {
 			if (connectionFactory.getShareNativeConnection()) {
 				connectionFactory.resetConnection();
 			}
@@ -83,7 +88,8 @@ final class RedisConnections implements AutoCloseable {
 	 */
 	static RedisConnections dedicated(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		return new RedisConnections(() -> openDedicated(connectionFactory), silenceLimit, () -> {
+		return new RedisConnections(() -> openDedicated(connectionFactory), silenceLimit,
+				RedisTimeouts.of(connectionFactory), () -> {
 		});
 	}
 
@@ -132,7 +138,8 @@ final class RedisConnections implements AutoCloseable {
 		}
 		catch (Throwable ex) {
 			forget(attempt);
-			attempt.completeExceptionally((ex instanceof LockStoreException) ? ex
+			LockStoreException timedOut = this.timeouts.ofConnect(ex);
+			attempt.completeExceptionally((timedOut != null) ? timedOut : (ex instanceof LockStoreException) ? ex
 					: new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex));
 			return;
 		}

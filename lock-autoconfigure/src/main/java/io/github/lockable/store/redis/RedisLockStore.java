@@ -45,7 +45,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Lettuce's asynchronous API on the factory's shared native connection, with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
- * thread. A connection that answers nothing for
+ * thread. Lettuce's own command and connect timeouts end a call first where they are
+ * shorter; whichever timeout fires, the failure has the code {@code TIMEOUT} and names it,
+ * and an acquire cut short after it was sent is deleted again, owner-checked, once the
+ * server runs it. A connection that answers nothing for
  * {@linkplain #silenceLimit(Duration) twice that timeout, at least 5 seconds}, is taken for
  * dead (half open) and replaced; a shorter stall keeps it, so that the commands queued on
  * it still run when the server answers again.
@@ -83,6 +86,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	private final Duration timeout;
 
 	private final long timeoutNanos;
+
+	private final RedisTimeouts timeouts;
 
 	private final RedisConnections connections;
 
@@ -127,6 +132,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
+		this.timeouts = RedisTimeouts.of(connectionFactory);
 		this.connections = RedisConnections.shared(connectionFactory, silenceLimit(timeout));
 		if (replicasToAck < 0) {
 			throw new IllegalArgumentException("replicasToAck must be at least 0, was " + replicasToAck);
@@ -172,10 +178,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			answer = execute(LockScript.ACQUIRE, acquireKeys(key), tokenBytes, encode(request.ttl().toMillis()));
 		}
 		catch (LockStoreException ex) {
-			if (ex instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
-				cleanUpAfterTimeout(timedOut.sentOn(), key, tokenBytes);
-			}
-			return new AcquireResult.Failed(ex);
+			return failedAcquire(ex, key, tokenBytes);
 		}
 		return acquireResult(request, token, answer);
 	}
@@ -194,11 +197,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 				if (ex == null) {
 					return acquireResult(request, token, answer);
 				}
-				LockStoreException failure = storeException(ex);
-				if (failure instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
-					cleanUpAfterTimeout(timedOut.sentOn(), key, tokenBytes);
-				}
-				return new AcquireResult.Failed(failure);
+				return failedAcquire(storeException(ex), key, tokenBytes);
 			});
 	}
 
@@ -220,7 +219,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * Acquires on the store's own connection, then, if the lock was taken, WAITs on that
 	 * same connection for the replicas. Like {@link #executeWhenOpen}, whichever comes
 	 * first, the open or the timeout, decides whether the acquire is sent; once sent, a
-	 * timeout queues a release behind it on the same connection.
+	 * timeout queues a release behind it on the same connection, as for any acquire.
 	 */
 	private CompletableFuture<AcquireResult> acquireReplicatedAsync(LockRequest request) {
 		long start = System.nanoTime();
@@ -244,17 +243,18 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		}).orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).exceptionally((ex) -> {
 			Throwable cause = unwrap(ex);
 			NativeConnection connection = used.get();
+			LockStoreException failure;
 			if (cause instanceof TimeoutException) {
 				boolean sent = !decided.compareAndSet(false, true);
 				if (sent && connection != null) {
 					connection.timedOut(start);
-					this.<Long>send(connection, LockScript.RELEASE, new byte[][] { key }, new byte[][] { tokenBytes });
-					return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, connection));
 				}
-				return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, null));
+				failure = new RedisTimeoutException(this.timeout, sent ? connection : null);
 			}
-			return new AcquireResult.Failed(
-					(connection != null) ? storeException(connection, start, cause) : storeException(cause));
+			else {
+				failure = (connection != null) ? storeException(connection, start, cause) : storeException(cause);
+			}
+			return failedAcquire(failure, key, tokenBytes);
 		});
 	}
 
@@ -303,10 +303,23 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
+	 * The one way out of a failed acquire, whichever timeout fired: Lockable's own, or
+	 * Lettuce's command timeout, either may cut short an acquire that was already sent.
+	 */
+	private AcquireResult failedAcquire(LockStoreException failure, byte[] key, byte[] token) {
+		if (failure instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
+			cleanUpAfterTimeout(timedOut.sentOn(), key, token);
+		}
+		return new AcquireResult.Failed(failure);
+	}
+
+	/**
 	 * The acquire may still reach the server after we gave up on it. Queue a release with
 	 * the same token behind it on the same connection, even one about to be dropped for its
 	 * silence, so that the server runs the two in order and such a lock does not linger for
-	 * its whole TTL. The release is a no-op if the acquire never ran.
+	 * its whole TTL. The release is owner-checked, so it never deletes another caller's
+	 * lock, and a no-op if the acquire never ran. Lettuce's command timeout may cut the
+	 * release's own wait short too; it still runs once the server reads it.
 	 */
 	private void cleanUpAfterTimeout(NativeConnection connection, byte[] key, byte[] token) {
 		byte[][] keys = { key };
@@ -512,9 +525,10 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
-	 * What a failed command on the connection means: a timeout adds to the connection's
-	 * silence, an error answer ends it, and any other failure (the connection closed or
-	 * reset) makes the next call ask the factory for the connection again.
+	 * What a failed command on the connection means: a timeout, the store's own or
+	 * Lettuce's, adds to the connection's silence, an error answer ends it, and any other
+	 * failure (the connection closed or reset) makes the next call ask the factory for the
+	 * connection again.
 	 */
 	private LockStoreException storeException(NativeConnection failed, long start, Throwable ex) {
 		if (ex instanceof LockStoreException storeException) {
@@ -523,6 +537,11 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		if (ex instanceof TimeoutException) {
 			failed.timedOut(start);
 			return new RedisTimeoutException(this.timeout, failed);
+		}
+		RedisTimeoutException timedOut = this.timeouts.ofCommand(ex, failed);
+		if (timedOut != null) {
+			failed.timedOut(start);
+			return timedOut;
 		}
 		if (ex instanceof RedisCommandExecutionException) {
 			failed.answered();
@@ -609,7 +628,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
-	 * Redis did not answer within the store's timeout.
+	 * Redis did not answer in time: within the store's timeout, Lettuce's command timeout,
+	 * or the connect timeout, as the message says.
 	 */
 	static final class RedisTimeoutException extends LockStoreException {
 
@@ -617,8 +637,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		private final transient NativeConnection sentOn;
 
 		RedisTimeoutException(Duration timeout, @Nullable NativeConnection sentOn) {
-			super(((sentOn != null) ? "Redis did not answer within " : "No connection to Redis within ")
-					+ timeout.toMillis() + "ms (lockable.acquire-timeout)", "TIMEOUT", null);
+			this(((sentOn != null) ? "Redis did not answer within " : "No connection to Redis within ")
+					+ timeout.toMillis() + "ms (lockable.acquire-timeout)", sentOn, null);
+		}
+
+		RedisTimeoutException(String message, @Nullable NativeConnection sentOn, @Nullable Throwable cause) {
+			super(message, "TIMEOUT", cause);
 			this.sentOn = sentOn;
 		}
 
