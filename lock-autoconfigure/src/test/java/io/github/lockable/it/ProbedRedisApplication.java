@@ -10,6 +10,7 @@ import java.util.List;
 
 import io.github.lockable.Lockable;
 import io.github.lockable.test.redis.RedisTestServer;
+import io.github.lockable.test.redis.RedisTopology;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -54,10 +55,20 @@ class ProbedRedisApplication {
 	 * @return the running application
 	 */
 	static ConfigurableApplicationContext start(RedisTestServer redis, String... properties) {
-		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + redis.host(),
-				"spring.data.redis.port=" + redis.port(), "spring.data.redis.client-name=" + CLIENT_NAME,
+		return start((RedisTopology) redis, properties);
+	}
+
+	/**
+	 * Starts the application on a random port against the topology (a server, a cluster).
+	 * @param redis the topology, whose connection properties the application gets
+	 * @param properties more properties, such as the user to log in as
+	 * @return the running application
+	 */
+	static ConfigurableApplicationContext start(RedisTopology redis, String... properties) {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.client-name=" + CLIENT_NAME,
 				"management.endpoints.web.exposure.include=health",
 				"management.endpoint.health.show-details=always"));
+		redis.registerProperties((name, value) -> all.add(name + "=" + value.get()));
 		all.addAll(List.of(properties));
 		return new SpringApplicationBuilder(ProbedRedisApplication.class).properties(all.toArray(String[]::new))
 			.run();

@@ -4,10 +4,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.lockable.test.redis.ProcessRedisServer;
+import io.github.lockable.test.redis.RedisClusterTestServer;
 import io.github.lockable.test.redis.RedisTestServer;
 import io.github.lockable.test.redis.SecuredRedisServers;
 
@@ -125,6 +127,27 @@ class RedisServerProbeTests {
 			.doesNotContain("answers as a replica")
 			.doesNotContain("refused Lockable's Lua script")
 			.doesNotContain("Redis refused INFO");
+	}
+
+	@Test
+	void everyMasterOfAClusterIsProbed(CapturedOutput output) throws Exception {
+		RedisClusterTestServer cluster = RedisClusterTestServer.shared();
+		List<RedisCommands<String, String>> masters = cluster.masters();
+		RedisCommands<String, String> last = masters.get(masters.size() - 1);
+		last.configSet("maxmemory-policy", "volatile-lfu");
+		try (ConfigurableApplicationContext context = ProbedRedisApplication.start(cluster)) {
+			await().atMost(STARTUP_PROBE)
+				.untilAsserted(() -> assertThat(lines(output, " WARN "))
+					.anyMatch((line) -> line.contains("maxmemory-policy is volatile-lfu")));
+			HttpResponse<String> health = ProbedRedisApplication.lockableHealth(context);
+			assertThat(health.body()).contains("\"status\":\"UP\"")
+				.contains("\"maxmemoryPolicy\":\"volatile-lfu\"")
+				.contains("\"role\":\"master\"")
+				.contains("\"scripts\":\"allowed\"");
+		}
+		finally {
+			last.configSet("maxmemory-policy", "noeviction");
+		}
 	}
 
 	@Test
