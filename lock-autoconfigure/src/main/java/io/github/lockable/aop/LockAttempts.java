@@ -62,13 +62,12 @@ final class LockAttempts {
 	}
 
 	/** A renewal found the lock lost while the method still ran: another caller may be in. */
-	static void lost(LockableMethod method, String key, String store, Duration held) {
+	static void lost(LockableMethod method, String key, String store, Duration held, String cause) {
 		common(logger.atWarn(), method, key, store).addKeyValue("lock.acquired", true)
 			.addKeyValue("lock.exit", "lost")
 			.addKeyValue("lock.held_ms", held.toMillis())
-			.log("{}: lock {} on {} was lost after {}ms while the method still runs (it expired or was taken "
-					+ "before a renewal); another caller may run at the same time", method.description(), key, store,
-					held.toMillis());
+			.log("{}: lock {} on {} was lost after {}ms while the method still runs: it {}; another caller may "
+					+ "run at the same time", method.description(), key, store, held.toMillis(), cause);
 	}
 
 	/** The lock was held and the policy is SKIP. */

@@ -166,7 +166,8 @@ final class LockingSupport {
 		if (method.renew()) {
 			renewal = this.renewals.obtain().start(handle, method.ttl(), method.metrics(manager), () -> {
 				lock.markLost();
-				LockAttempts.lost(method, key, lockManager().store().name(), handle.elapsed());
+				LockAttempts.lost(method, key, lockManager().store().name(), handle.elapsed(),
+						lockManager().renewalLossCause(handle));
 			});
 		}
 		return new LockedCall(this, method, key, lock, renewal,

@@ -19,9 +19,9 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of Lockable's Actuator support: the {@code lockable} endpoint, when
- * the application makes it available (exposes it), and the health of the file store's
- * lock directory, under the name {@code lockable}. Redis has no indicator of Lockable's:
- * Spring Boot's own covers the connection.
+ * the application makes it available (exposes it), and the health of the store, under the
+ * name {@code lockable}: the file store's lock directory, or what the Redis store's server
+ * does to locks (eviction policy, role, scripts).
  */
 @AutoConfiguration(after = LockableAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)

@@ -89,9 +89,9 @@ public final class DefaultLockTemplate implements LockTemplate {
 			LockHandle handle = renewed.handles().get(0);
 			renewed.renewWith(this.renewals.start(handle, ttl, () -> {
 				renewed.markLost();
-				logger.warn("Lock {} was lost after {}ms while its holder still runs (it expired or was taken "
-						+ "before a renewal); another holder may run at the same time", handle.lease().key(),
-						handle.elapsed().toMillis());
+				logger.warn("Lock {} was lost after {}ms while its holder still runs: it {}; another holder may "
+						+ "run at the same time", handle.lease().key(), handle.elapsed().toMillis(),
+						this.manager.renewalLossCause(handle));
 			}));
 		});
 		return lock;

@@ -312,13 +312,33 @@ public class LockManager {
 		metrics.released(result, held);
 		LockLease lease = handle.lease();
 		if (result == ReleaseResult.NOT_OWNER) {
-			logger.warn("Lock {} expired before release: TTL shorter than the work (held {}ms, TTL {}ms); "
-					+ "another caller may have run at the same time", lease.key(), held.toMillis(), lease.ttl().toMillis());
+			logger.warn("Lock {} {}; another caller may have run at the same time", lease.key(),
+					LockLoss.atRelease(handle, earlyLossCause()));
 		}
 		else if (held.toNanos() > lease.ttl().toNanos() * this.ttlWarningRatio) {
 			metrics.ttlNearlyExhausted();
 			logger.warn("Lock {} was held {}ms, more than {}% of its TTL {}ms: raise the TTL or shorten the work",
 					lease.key(), held.toMillis(), Math.round(this.ttlWarningRatio * 100), lease.ttl().toMillis());
+		}
+	}
+
+	/**
+	 * Why a renewal found a lock of this manager's store gone: its TTL ran out before the
+	 * renewal came, or it disappeared before (and what the store knows can cause that).
+	 * @param handle the lock found gone
+	 * @return a clause for a warning, after the key, with the time held and the TTL; never
+	 * the token
+	 */
+	public String renewalLossCause(LockHandle handle) {
+		return LockLoss.atRenewal(handle, earlyLossCause());
+	}
+
+	private @Nullable String earlyLossCause() {
+		try {
+			return this.store.earlyLossCause();
+		}
+		catch (RuntimeException ex) {
+			return null;
 		}
 	}
 

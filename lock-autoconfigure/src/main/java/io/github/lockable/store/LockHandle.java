@@ -23,6 +23,9 @@ public final class LockHandle implements AutoCloseable {
 
 	private final long acquiredNanos;
 
+	/** When the acquire or the last successful extension was sent, and the TTL it set. */
+	private volatile TtlStart ttlStart;
+
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	/**
@@ -31,9 +34,22 @@ public final class LockHandle implements AutoCloseable {
 	 * @param lease the lease
 	 */
 	public LockHandle(LockStore store, LockLease lease) {
+		this(store, lease, System.nanoTime());
+	}
+
+	/**
+	 * Creates a handle for a lease the store has just granted, whose TTL the store counts
+	 * from {@code requestedNanos} on: taken before the acquire was sent, so that
+	 * {@link #ttlRanOut()} never believes the TTL still runs when the server's has run out.
+	 * @param store the store that granted the lease
+	 * @param lease the lease
+	 * @param requestedNanos {@link System#nanoTime()} before the acquire was sent
+	 */
+	public LockHandle(LockStore store, LockLease lease, long requestedNanos) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.lease = Objects.requireNonNull(lease, "lease must not be null");
 		this.acquiredNanos = System.nanoTime();
+		this.ttlStart = new TtlStart(requestedNanos, lease.ttl().toNanos());
 	}
 
 	/**
@@ -50,6 +66,18 @@ public final class LockHandle implements AutoCloseable {
 	 */
 	public Duration elapsed() {
 		return Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
+	}
+
+	/**
+	 * Whether the lock's TTL has run out on this JVM's monotonic clock, counted from before
+	 * the acquire, or the last successful extension, was sent. A lock found gone while this
+	 * is {@code false} did not expire: it was taken away (deleted, evicted, flushed, lost in
+	 * a failover).
+	 * @return whether the TTL has run out
+	 */
+	public boolean ttlRanOut() {
+		TtlStart start = this.ttlStart;
+		return System.nanoTime() - start.sentNanos() >= start.ttlNanos();
 	}
 
 	/**
@@ -86,7 +114,12 @@ public final class LockHandle implements AutoCloseable {
 		if (this.released.get()) {
 			return false;
 		}
-		return this.store.extend(this.lease, ttl);
+		long sent = System.nanoTime();
+		boolean extended = this.store.extend(this.lease, ttl);
+		if (extended) {
+			this.ttlStart = new TtlStart(sent, ttl.toNanos());
+		}
+		return extended;
 	}
 
 	/**
@@ -100,7 +133,13 @@ public final class LockHandle implements AutoCloseable {
 		if (this.released.get()) {
 			return NOT_EXTENDED;
 		}
-		return this.store.extendAsync(this.lease, ttl);
+		long sent = System.nanoTime();
+		return this.store.extendAsync(this.lease, ttl).thenApply((extended) -> {
+			if (extended) {
+				this.ttlStart = new TtlStart(sent, ttl.toNanos());
+			}
+			return extended;
+		});
 	}
 
 	/**
@@ -119,6 +158,9 @@ public final class LockHandle implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "LockHandle[" + this.lease + ", store=" + this.store.name() + "]";
+	}
+
+	private record TtlStart(long sentNanos, long ttlNanos) {
 	}
 
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where locks live. A store grants a key to one owner at a time, for a TTL, and deletes it
  * only for the owner that holds it.
@@ -109,6 +111,16 @@ public interface LockStore {
 	 */
 	default CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
 		return ReleaseWaiters.timer(maxWait);
+	}
+
+	/**
+	 * What this store knows that can take a lock away before its TTL runs out, such as a
+	 * server configured to evict keys, for the warning of a release or renewal that found a
+	 * lock gone early. Called only then.
+	 * @return a short clause naming the cause, or {@code null} when the store knows none
+	 */
+	default @Nullable String earlyLossCause() {
+		return null;
 	}
 
 }

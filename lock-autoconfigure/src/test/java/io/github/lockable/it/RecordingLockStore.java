@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -41,20 +43,23 @@ public class RecordingLockStore implements LockStore {
 	public AcquireResult acquire(LockRequest request) {
 		this.events.add("acquire " + request.key()
 				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
-		return wrap(this.delegate.acquire(request));
+		long requested = System.nanoTime();
+		return wrap(this.delegate.acquire(request), requested);
 	}
 
 	@Override
 	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
 		this.events.add("acquire " + request.key());
-		return this.delegate.acquireAsync(request).thenApply(this::wrap);
+		long requested = System.nanoTime();
+		return this.delegate.acquireAsync(request).thenApply((result) -> wrap(result, requested));
 	}
 
-	private AcquireResult wrap(AcquireResult result) {
+	/** A handle of this store's, whose TTL counts from before the delegate's acquire was sent. */
+	private AcquireResult wrap(AcquireResult result, long requested) {
 		if (result instanceof AcquireResult.Acquired acquired) {
 			LockLease lease = acquired.handle().lease();
 			this.acquired.add(lease);
-			return new AcquireResult.Acquired(new LockHandle(this, lease));
+			return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 		}
 		return result;
 	}
@@ -82,6 +87,11 @@ public class RecordingLockStore implements LockStore {
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
 		return this.delegate.awaitRelease(key, maxWait);
+	}
+
+	@Override
+	public @Nullable String earlyLossCause() {
+		return this.delegate.earlyLossCause();
 	}
 
 	public List<String> events() {

@@ -308,6 +308,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	private AcquireResult acquire(LockDirectory directory, LockFileName name, LockRequest request) throws IOException {
 		LockFiles files = directory.files();
 		Path lock = name.lockFile(directory.path());
+		long requested = System.nanoTime();
 		for (int attempt = 1; attempt <= 3; attempt++) {
 			LockFileState state = files.read(lock);
 			Instant now = now();
@@ -335,14 +336,14 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 			try {
 				if (state == LockFileState.Missing.INSTANCE) {
 					if (files.create(lock, temp, content)) {
-						return acquired(mine, request);
+						return acquired(mine, request, requested);
 					}
 					// created by something that ignores the guard: read it again
 				}
 				else {
 					files.replace(lock, temp);
 					logReclaim(request.key(), state, now);
-					return acquired(mine, request);
+					return acquired(mine, request, requested);
 				}
 			}
 			finally {
@@ -388,11 +389,11 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
-	private AcquireResult acquired(LockMetadata mine, LockRequest request) {
+	private AcquireResult acquired(LockMetadata mine, LockRequest request, long requested) {
 		this.backoff.reset(request.key());
 		LockLease lease = new LockLease(request.key(), mine.token(), mine.fencingToken(), mine.startedAt(),
 				request.ttl());
-		return new AcquireResult.Acquired(new LockHandle(this, lease));
+		return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 	}
 
 	@Override

@@ -98,6 +98,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	private final RedisLockNotifications notifications;
 
+	private final RedisServerProbe probe;
+
 	private volatile boolean running;
 
 	/**
@@ -144,6 +146,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		this.replicasToAck = replicasToAck;
 		this.acquiring = (replicasToAck > 0) ? RedisConnections.dedicated(connectionFactory, silenceLimit(timeout)) : this.connections;
 		this.notifications = new RedisLockNotifications(connectionFactory, this::lockExists);
+		this.probe = new RedisServerProbe(timeout);
 	}
 
 	/**
@@ -173,6 +176,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
+		long requested = System.nanoTime();
 		Long answer;
 		try {
 			answer = execute(LockScript.ACQUIRE, acquireKeys(key), tokenBytes, encode(request.ttl().toMillis()));
@@ -180,7 +184,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		catch (LockStoreException ex) {
 			return failedAcquire(ex, key, tokenBytes);
 		}
-		return acquireResult(request, token, answer);
+		return acquireResult(request, token, requested, answer);
 	}
 
 	@Override
@@ -191,11 +195,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
+		long requested = System.nanoTime();
 		return this.<Long>executeAsync(LockScript.ACQUIRE, acquireKeys(key), tokenBytes,
 				encode(request.ttl().toMillis()))
 			.handle((answer, ex) -> {
 				if (ex == null) {
-					return acquireResult(request, token, answer);
+					return acquireResult(request, token, requested, answer);
 				}
 				return failedAcquire(storeException(ex), key, tokenBytes);
 			});
@@ -238,8 +243,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 					new byte[][] { tokenBytes, encode(request.ttl().toMillis()) })
 				.thenCompose((answer) -> (answer > 0)
 						? awaitReplicas(connection, deadline, key, tokenBytes,
-								() -> acquireResult(request, token, answer))
-						: CompletableFuture.completedFuture(acquireResult(request, token, answer)));
+								() -> acquireResult(request, token, start, answer))
+						: CompletableFuture.completedFuture(acquireResult(request, token, start, answer)));
 		}).orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).exceptionally((ex) -> {
 			Throwable cause = unwrap(ex);
 			NativeConnection connection = used.get();
@@ -293,10 +298,10 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * Reads the answer of {@link LockScript#ACQUIRE}: a fencing token (at least 1), or
 	 * {@code -(PTTL + 2)} of the holder.
 	 */
-	private AcquireResult acquireResult(LockRequest request, String token, long answer) {
+	private AcquireResult acquireResult(LockRequest request, String token, long requested, long answer) {
 		if (answer > 0) {
 			LockLease lease = new LockLease(request.key(), token, answer, Instant.now(), request.ttl());
-			return new AcquireResult.Acquired(new LockHandle(this, lease));
+			return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 		}
 		long pttl = -2 - answer;
 		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);
@@ -337,27 +342,78 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		return releaseResult(deleted);
 	}
 
+	/**
+	 * Probes the server: its eviction policy, its role, whether it runs the store's scripts.
+	 * With {@code INFO} and one script call that writes nothing, never {@code CONFIG}. On a
+	 * Cluster every master's policy is read.
+	 * @return what the probe found
+	 * @throws LockStoreException when no connection opens or the probe does not answer in
+	 * time
+	 */
+	public RedisServerStatus checkServer() {
+		long deadline = System.nanoTime() + 2 * this.timeoutNanos;
+		NativeConnection connection = this.connections.current();
+		if (connection == null) {
+			connection = awaitConnection(deadline);
+		}
+		try {
+			return BoundedWait.get(this.probe.probe(connection), deadline);
+		}
+		catch (ExecutionException ex) {
+			throw storeException(ex);
+		}
+		catch (TimeoutException ex) {
+			throw new RedisTimeoutException(this.timeout, connection);
+		}
+	}
+
+	@Override
+	public @Nullable String earlyLossCause() {
+		return this.probe.earlyLossCause();
+	}
+
 	@Override
 	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
 		return this.<Long>executeAsync(LockScript.RELEASE, encode(lease.key()), encode(lease.token()))
-			.thenApply(RedisLockStore::releaseResult);
+			.thenApply(this::releaseResult);
 	}
 
-	private static ReleaseResult releaseResult(Long deleted) {
-		return (deleted == 1L) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OWNER;
+	private ReleaseResult releaseResult(Long deleted) {
+		if (deleted == 1L) {
+			return ReleaseResult.RELEASED;
+		}
+		lockFoundGone();
+		return ReleaseResult.NOT_OWNER;
+	}
+
+	private boolean extended(Long extended) {
+		if (extended == 1L) {
+			return true;
+		}
+		lockFoundGone();
+		return false;
+	}
+
+	private void lockFoundGone() {
+		try {
+			this.probe.lockFoundGone(this.connections.current());
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Failed to look at Redis's evictions", ex);
+		}
 	}
 
 	@Override
 	public boolean extend(LockLease lease, Duration ttl) {
 		Long extended = execute(LockScript.EXTEND, encode(lease.key()), encode(lease.token()), encodeExtension(ttl));
-		return extended == 1L;
+		return extended(extended);
 	}
 
 	@Override
 	public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
 		return this.<Long>executeAsync(LockScript.EXTEND, encode(lease.key()), encode(lease.token()),
 				encodeExtension(ttl))
-			.thenApply((extended) -> extended == 1L);
+			.thenApply(this::extended);
 	}
 
 	private static byte[] encodeExtension(Duration ttl) {
@@ -579,12 +635,14 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	/**
 	 * Starts opening the connection in the background when the application starts, so that
-	 * the first lock does not wait for it; never blocks, and a Redis that is down does not
-	 * stop the application from starting.
+	 * the first lock does not wait for it, and once open probes the server
+	 * ({@link #checkServer()}), logging a WARN when it may evict locks and an ERROR when it
+	 * is a replica or refuses the scripts; never blocks, and a Redis that is down or wrong
+	 * does not stop the application from starting.
 	 */
 	@Override
 	public void start() {
-		this.connections.opening();
+		this.connections.opening().thenAccept(this.probe::probeAtStartup);
 		this.acquiring.opening();
 		this.running = true;
 	}

@@ -1,0 +1,92 @@
+package io.github.lockable.it;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.lockable.Lockable;
+import io.github.lockable.test.redis.RedisTestServer;
+import io.github.lockable.test.redis.RedisTopology;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A web application on the auto-configured Redis store, as a user's is, for the tests of
+ * what the store says about the server it finds: one locked endpoint, Actuator's health
+ * with details.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration(excludeName = {
+		// spring-security-config is on the test class path for the advice order tests only
+		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
+		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
+		"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+class ProbedRedisApplication {
+
+	/** The application's Redis client name, to find its connections in {@code CLIENT LIST}. */
+	static final String CLIENT_NAME = "lockable-probed-app";
+
+	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@RestController
+	static class Jobs {
+
+		@PostMapping("/jobs/nightly")
+		@Lockable(key = "jobs:nightly", ttl = "10s")
+		String nightly() {
+			return "ran";
+		}
+
+	}
+
+	/**
+	 * Starts the application on a random port against the server.
+	 * @param redis the server
+	 * @param properties more properties, such as the user to log in as
+	 * @return the running application
+	 */
+	static ConfigurableApplicationContext start(RedisTestServer redis, String... properties) {
+		return start((RedisTopology) redis, properties);
+	}
+
+	/**
+	 * Starts the application on a random port against the topology (a server, a cluster).
+	 * @param redis the topology, whose connection properties the application gets
+	 * @param properties more properties, such as the user to log in as
+	 * @return the running application
+	 */
+	static ConfigurableApplicationContext start(RedisTopology redis, String... properties) {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.client-name=" + CLIENT_NAME,
+				"management.endpoints.web.exposure.include=health",
+				"management.endpoint.health.show-details=always"));
+		redis.registerProperties((name, value) -> all.add(name + "=" + value.get()));
+		all.addAll(List.of(properties));
+		return new SpringApplicationBuilder(ProbedRedisApplication.class).properties(all.toArray(String[]::new))
+			.run();
+	}
+
+	static HttpResponse<String> send(ConfigurableApplicationContext context, String method, String path)
+			throws Exception {
+		int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(30))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.build();
+		return http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** The {@code lockable} health component, as JSON. */
+	static HttpResponse<String> lockableHealth(ConfigurableApplicationContext context) throws Exception {
+		return send(context, "GET", "/actuator/health/lockable");
+	}
+
+}
