@@ -83,6 +83,10 @@ final class LockingSupport {
 			LockManager manager = lockManager();
 			result = manager.acquire(key, method.ttl(), method.waitTime(), method.metrics(manager));
 		}
+		catch (LockStoreException ex) {
+			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
+			result = new AcquireResult.Failed(ex);
+		}
 		catch (RuntimeException ex) {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
 			throw ex;
@@ -135,6 +139,11 @@ final class LockingSupport {
 				method.storeOutage().failed(cause.getCode(), System.nanoTime()));
 		if (proceeding) {
 			return Decision.RUN_UNLOCKED;
+		}
+		if (method.conflictPolicy() == ConflictPolicy.SKIP) {
+			// Its callers are schedulers and batch runners: the throttled ERROR above says it,
+			// an exception would only add a stack trace per run.
+			return Decision.SKIP;
 		}
 		return new Decision.Refuse(new LockStoreUnavailableException(
 				"Lock store unavailable; " + method.description() + " did not run", cause));
