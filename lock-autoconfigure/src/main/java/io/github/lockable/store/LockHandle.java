@@ -9,6 +9,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A granted lock: releases once, on {@link #release()} or {@link #close()}; later calls
  * return {@link ReleaseResult#ALREADY_RELEASED} without asking the store.
+ * <p>
+ * The handle also knows when the lock's TTL runs out on this JVM's monotonic clock,
+ * counted from before the acquire was sent, and after a successful extend from before that
+ * extend was sent: the store may still hold the lock a little longer, never shorter.
  */
 public final class LockHandle implements AutoCloseable {
 
@@ -21,19 +25,40 @@ public final class LockHandle implements AutoCloseable {
 
 	private final LockLease lease;
 
-	private final long acquiredNanos;
+	private final long requestedNanos;
+
+	/** When the TTL runs out, on {@link System#nanoTime()}; moved by successful extends. */
+	private volatile long expiresNanos;
+
+	/** When the extend that set {@link #expiresNanos} was sent; guarded by {@code this}. */
+	private long expirySetNanos;
 
 	private final AtomicBoolean released = new AtomicBoolean();
+
+	/**
+	 * Creates a handle for a lease the store has just granted, whose TTL counts from now:
+	 * a store that can should read the time before it sends the acquire and use
+	 * {@link #LockHandle(LockStore, LockLease, long)}.
+	 * @param store the store that granted the lease
+	 * @param lease the lease
+	 */
+	public LockHandle(LockStore store, LockLease lease) {
+		this(store, lease, System.nanoTime());
+	}
 
 	/**
 	 * Creates a handle for a lease the store has just granted.
 	 * @param store the store that granted the lease
 	 * @param lease the lease
+	 * @param requestedNanos {@link System#nanoTime()} read before the acquire was sent,
+	 * from which the lease's TTL counts on this JVM
 	 */
-	public LockHandle(LockStore store, LockLease lease) {
+	public LockHandle(LockStore store, LockLease lease, long requestedNanos) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.lease = Objects.requireNonNull(lease, "lease must not be null");
-		this.acquiredNanos = System.nanoTime();
+		this.requestedNanos = requestedNanos;
+		this.expirySetNanos = requestedNanos;
+		this.expiresNanos = requestedNanos + lease.ttl().toNanos();
 	}
 
 	/**
@@ -45,11 +70,21 @@ public final class LockHandle implements AutoCloseable {
 	}
 
 	/**
-	 * Time since the lock was acquired, on the monotonic clock.
+	 * Time since the acquire was sent, on the monotonic clock.
 	 * @return the time the lock has been held
 	 */
 	public Duration elapsed() {
-		return Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
+		return Duration.ofNanos(System.nanoTime() - this.requestedNanos);
+	}
+
+	/**
+	 * Whether the lock's TTL ran out on this JVM's monotonic clock, counted from before
+	 * the acquire, or the last successful extend, was sent. An expired lock may already be
+	 * another caller's.
+	 * @return whether the TTL has passed
+	 */
+	public boolean isExpired() {
+		return System.nanoTime() - this.expiresNanos >= 0;
 	}
 
 	/**
@@ -86,7 +121,12 @@ public final class LockHandle implements AutoCloseable {
 		if (this.released.get()) {
 			return false;
 		}
-		return this.store.extend(this.lease, ttl);
+		long sent = System.nanoTime();
+		boolean extended = this.store.extend(this.lease, ttl);
+		if (extended) {
+			extended(sent, ttl);
+		}
+		return extended;
 	}
 
 	/**
@@ -100,7 +140,21 @@ public final class LockHandle implements AutoCloseable {
 		if (this.released.get()) {
 			return NOT_EXTENDED;
 		}
-		return this.store.extendAsync(this.lease, ttl);
+		long sent = System.nanoTime();
+		return this.store.extendAsync(this.lease, ttl).thenApply((extended) -> {
+			if (extended) {
+				extended(sent, ttl);
+			}
+			return extended;
+		});
+	}
+
+	/** The store set the TTL again; of extends that overlap, the one sent last counts. */
+	private synchronized void extended(long sentNanos, Duration ttl) {
+		if (sentNanos - this.expirySetNanos >= 0) {
+			this.expirySetNanos = sentNanos;
+			this.expiresNanos = sentNanos + ttl.toNanos();
+		}
 	}
 
 	/**

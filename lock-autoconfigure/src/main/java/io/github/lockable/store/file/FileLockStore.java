@@ -306,6 +306,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	 * which fails if any lock file exists, and a stale one is replaced only under the guard.
 	 */
 	private AcquireResult acquire(LockDirectory directory, LockFileName name, LockRequest request) throws IOException {
+		long sent = System.nanoTime();
 		LockFiles files = directory.files();
 		Path lock = name.lockFile(directory.path());
 		for (int attempt = 1; attempt <= 3; attempt++) {
@@ -335,14 +336,14 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 			try {
 				if (state == LockFileState.Missing.INSTANCE) {
 					if (files.create(lock, temp, content)) {
-						return acquired(mine, request);
+						return acquired(mine, request, sent);
 					}
 					// created by something that ignores the guard: read it again
 				}
 				else {
 					files.replace(lock, temp);
 					logReclaim(request.key(), state, now);
-					return acquired(mine, request);
+					return acquired(mine, request, sent);
 				}
 			}
 			finally {
@@ -388,11 +389,11 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
-	private AcquireResult acquired(LockMetadata mine, LockRequest request) {
+	private AcquireResult acquired(LockMetadata mine, LockRequest request, long sent) {
 		this.backoff.reset(request.key());
 		LockLease lease = new LockLease(request.key(), mine.token(), mine.fencingToken(), mine.startedAt(),
 				request.ttl());
-		return new AcquireResult.Acquired(new LockHandle(this, lease));
+		return new AcquireResult.Acquired(new LockHandle(this, lease, sent));
 	}
 
 	@Override

@@ -62,6 +62,7 @@ public final class MemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireResult acquire(LockRequest request) {
+		long sent = System.nanoTime();
 		long now = this.nanoClock.getAsLong();
 		String token = LockTokens.next();
 		// The fencing token is drawn inside compute, under the key's lock: drawn after it, an
@@ -73,7 +74,7 @@ public final class MemoryLockStore implements LockStore {
 		sweepNow(now);
 		if (winner.token.equals(token)) {
 			LockLease lease = new LockLease(request.key(), token, winner.fencingToken, Instant.now(), request.ttl());
-			return new AcquireResult.Acquired(new LockHandle(this, lease));
+			return new AcquireResult.Acquired(new LockHandle(this, lease, sent));
 		}
 		return new AcquireResult.Held(Duration.ofNanos(winner.expiresAt - now), Duration.ofNanos(now - winner.acquiredAt));
 	}

@@ -164,6 +164,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		if (this.replicasToAck > 0) {
 			return acquireReplicated(request);
 		}
+		long sent = System.nanoTime();
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
@@ -177,7 +178,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			}
 			return new AcquireResult.Failed(ex);
 		}
-		return acquireResult(request, token, answer);
+		return acquireResult(request, token, answer, sent);
 	}
 
 	@Override
@@ -185,6 +186,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		if (this.replicasToAck > 0) {
 			return acquireReplicatedAsync(request);
 		}
+		long sent = System.nanoTime();
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
@@ -192,7 +194,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 				encode(request.ttl().toMillis()))
 			.handle((answer, ex) -> {
 				if (ex == null) {
-					return acquireResult(request, token, answer);
+					return acquireResult(request, token, answer, sent);
 				}
 				LockStoreException failure = storeException(ex);
 				if (failure instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
@@ -239,8 +241,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 					new byte[][] { tokenBytes, encode(request.ttl().toMillis()) })
 				.thenCompose((answer) -> (answer > 0)
 						? awaitReplicas(connection, deadline, key, tokenBytes,
-								() -> acquireResult(request, token, answer))
-						: CompletableFuture.completedFuture(acquireResult(request, token, answer)));
+								() -> acquireResult(request, token, answer, start))
+						: CompletableFuture.completedFuture(acquireResult(request, token, answer, start)));
 		}).orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).exceptionally((ex) -> {
 			Throwable cause = unwrap(ex);
 			NativeConnection connection = used.get();
@@ -293,10 +295,10 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * Reads the answer of {@link LockScript#ACQUIRE}: a fencing token (at least 1), or
 	 * {@code -(PTTL + 2)} of the holder.
 	 */
-	private AcquireResult acquireResult(LockRequest request, String token, long answer) {
+	private AcquireResult acquireResult(LockRequest request, String token, long answer, long sent) {
 		if (answer > 0) {
 			LockLease lease = new LockLease(request.key(), token, answer, Instant.now(), request.ttl());
-			return new AcquireResult.Acquired(new LockHandle(this, lease));
+			return new AcquireResult.Acquired(new LockHandle(this, lease, sent));
 		}
 		long pttl = -2 - answer;
 		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);
