@@ -66,6 +66,8 @@ final class LockingSupport {
 		this.continuations = SingletonSupplier.of(continuations);
 		this.renewals = SingletonSupplier.of(renewals);
 		this.observations = new LockObservations(observations, () -> lockManager().store().name());
+		ReleaseHandoff.prepare();
+		HandedOffRelease.class.getName();
 	}
 
 	LockManager lockManager() {
@@ -192,6 +194,24 @@ final class LockingSupport {
 	}
 
 	/**
+	 * Releases, on another thread, a lock whose release could not run on the caller's:
+	 * a {@link VirtualMachineError} came out of it. Allocates one object and queues it,
+	 * which a nearly exhausted stack can still do.
+	 * @param call the call, or {@code null} when it failed before it began
+	 * @param error what the method threw, or {@code null}
+	 * @param releaseError what came out of the release
+	 */
+	void handOffRelease(LockableMethod method, String key, LockHandle handle, @Nullable LockedCall call,
+			@Nullable Throwable error, VirtualMachineError releaseError) {
+		ReleaseHandoff.submit(handedOffRelease(method, key, handle, call, error, releaseError));
+	}
+
+	Runnable handedOffRelease(LockableMethod method, String key, LockHandle handle, @Nullable LockedCall call,
+			@Nullable Throwable error, VirtualMachineError releaseError) {
+		return new HandedOffRelease(this, method, key, handle, call, error, releaseError);
+	}
+
+	/**
 	 * Releases the lock without blocking and logs how the call ended.
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
@@ -289,6 +309,38 @@ final class LockingSupport {
 
 	static @Nullable Throwable unwrap(@Nullable Throwable error) {
 		return (error instanceof CompletionException && error.getCause() != null) ? error.getCause() : error;
+	}
+
+	/**
+	 * A release handed over by {@link #handOffRelease}: a named class rather than a lambda,
+	 * whose first use would link it on the exhausted stack.
+	 */
+	private record HandedOffRelease(LockingSupport support, LockableMethod method, String key, LockHandle handle,
+			@Nullable LockedCall call, @Nullable Throwable error, VirtualMachineError releaseError) implements Runnable {
+
+		@Override
+		public void run() {
+			// Marked released before it failed, the store may not have been asked: ask it again;
+			// a compare-and-delete of a lock already gone deletes nothing.
+			boolean retry = this.handle.isReleased();
+			if (this.call != null) {
+				this.call.finish(this.error, false);
+			}
+			else {
+				this.support.release(this.method, this.key, this.handle, this.error, false);
+			}
+			if (retry) {
+				try {
+					this.support.lockManager().store().release(this.handle.lease());
+				}
+				catch (RuntimeException ex) {
+					// Reported by the release above, or runs out with its TTL.
+				}
+			}
+			LockAttempts.releaseHandedOff(this.method, this.key, this.support.lockManager().store().name(),
+					this.releaseError, this.error);
+		}
+
 	}
 
 	/**
