@@ -66,6 +66,7 @@ final class LockingSupport {
 		this.continuations = SingletonSupplier.of(continuations);
 		this.renewals = SingletonSupplier.of(renewals);
 		this.observations = new LockObservations(observations, () -> lockManager().store().name());
+		// Loaded and started now: loading a class or starting a thread fails on an exhausted stack.
 		ReleaseHandoff.prepare();
 		HandedOffRelease.class.getName();
 	}
