@@ -61,14 +61,31 @@ final class BlockingLocking {
 			throw ex;
 		}
 		finally {
-			if (afterTransaction != null) {
-				afterTransaction.methodEnded(failure);
+			try {
+				if (afterTransaction != null) {
+					afterTransaction.methodEnded(failure);
+				}
+				else if (call != null) {
+					call.finish(failure, false);
+				}
+				else {
+					this.support.release(method, key, granted.handle(), failure, false);
+				}
 			}
-			else if (call != null) {
-				call.finish(failure, false);
-			}
-			else {
-				this.support.release(method, key, granted.handle(), failure, false);
+			catch (VirtualMachineError ex) {
+				// No room left here (a recursion through the method overflowed): release elsewhere.
+				try {
+					this.support.handOffRelease(method, key, granted.handle(), call, failure, ex);
+				}
+				catch (VirtualMachineError again) {
+					if (call != null) {
+						// Field stores only: they need no stack. The hand-off thread finds the call.
+						call.orphanError = failure;
+						call.orphanReleaseError = ex;
+						call.nextOrphan = ReleaseHandoff.orphans;
+						ReleaseHandoff.orphans = call;
+					}
+				}
 			}
 		}
 	}

@@ -70,6 +70,21 @@ final class LockAttempts {
 					+ "run at the same time", method.description(), key, store, held.toMillis(), cause);
 	}
 
+	/**
+	 * The release could not run on the caller's thread and ran on another: said at ERROR,
+	 * as the error that prevented it usually ends the caller too.
+	 */
+	static void releaseHandedOff(LockableMethod method, String key, String store, Throwable releaseError,
+			@Nullable Throwable error) {
+		common(logger.atError(), method, key, store).addKeyValue("lock.acquired", true)
+			.addKeyValue("lock.exit", "error")
+			.addKeyValue("lock.error_code", releaseError.getClass().getSimpleName())
+			.log("{}: lock {} on {} could not be released on the caller's thread ({}{}); it was released on "
+					+ "thread {} instead", method.description(), key, store, releaseError.getClass().getSimpleName(),
+					(error != null) ? ", the method threw " + error.getClass().getSimpleName() : "",
+					Thread.currentThread().getName());
+	}
+
 	/** The lock was held and the policy is SKIP. */
 	static void skipped(LockableMethod method, String key, String store, AcquireResult.Held held) {
 		if (logger.isInfoEnabled()) {

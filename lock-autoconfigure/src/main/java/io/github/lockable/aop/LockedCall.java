@@ -33,6 +33,18 @@ final class LockedCall {
 	/** Whether the execution observation stopped; a release after a transaction comes later. */
 	private boolean workEnded;
 
+	/** The next call in {@link ReleaseHandoff#orphans}. */
+	@Nullable LockedCall nextOrphan;
+
+	/** What the method threw, for a call in {@link ReleaseHandoff#orphans}. */
+	@Nullable Throwable orphanError;
+
+	/** What came out of the release, for a call in {@link ReleaseHandoff#orphans}. */
+	@Nullable VirtualMachineError orphanReleaseError;
+
+	/** Set by the hand-off thread only: a call linked twice is released once. */
+	private boolean orphanReleased;
+
 	LockedCall(LockingSupport support, LockableMethod method, String key, DefaultHeldLock lock,
 			@Nullable Renewal renewal, Observation execution) {
 		this.support = support;
@@ -99,6 +111,19 @@ final class LockedCall {
 		workEnded(error);
 		stopRenewal();
 		return this.support.releaseAsync(this.method, this.key, this.lock.handles().get(0), error, cancelled);
+	}
+
+	/**
+	 * The release of a call found in {@link ReleaseHandoff#orphans}, on the hand-off thread.
+	 * @return the release, or {@code null} when it ran already
+	 */
+	@Nullable Runnable orphanRelease() {
+		if (this.orphanReleased || this.orphanReleaseError == null) {
+			return null;
+		}
+		this.orphanReleased = true;
+		return this.support.handedOffRelease(this.method, this.key, this.lock.handles().get(0), this,
+				this.orphanError, this.orphanReleaseError);
 	}
 
 	private void stopRenewal() {

@@ -66,6 +66,9 @@ final class LockingSupport {
 		this.continuations = SingletonSupplier.of(continuations);
 		this.renewals = SingletonSupplier.of(renewals);
 		this.observations = new LockObservations(observations, () -> lockManager().store().name());
+		// Loaded and started now: loading a class or starting a thread fails on an exhausted stack.
+		ReleaseHandoff.prepare();
+		HandedOffRelease.class.getName();
 	}
 
 	LockManager lockManager() {
@@ -82,6 +85,10 @@ final class LockingSupport {
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
 			LockManager manager = lockManager();
 			result = manager.acquire(key, method.ttl(), method.waitTime(), method.metrics(manager));
+		}
+		catch (LockStoreException ex) {
+			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
+			result = new AcquireResult.Failed(ex);
 		}
 		catch (RuntimeException ex) {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
@@ -136,6 +143,11 @@ final class LockingSupport {
 		if (proceeding) {
 			return Decision.RUN_UNLOCKED;
 		}
+		if (method.conflictPolicy() == ConflictPolicy.SKIP) {
+			// Its callers are schedulers and batch runners: the throttled ERROR above says it,
+			// an exception would only add a stack trace per run.
+			return Decision.SKIP;
+		}
 		return new Decision.Refuse(new LockStoreUnavailableException(
 				"Lock store unavailable; " + method.description() + " did not run", cause));
 	}
@@ -181,6 +193,24 @@ final class LockingSupport {
 		LockManager manager = lockManager();
 		manager.release(handle, method.metrics(manager));
 		logFinished(method, key, manager, handle, error, cancelled);
+	}
+
+	/**
+	 * Releases, on another thread, a lock whose release could not run on the caller's:
+	 * a {@link VirtualMachineError} came out of it. Allocates one object and queues it,
+	 * which a nearly exhausted stack can still do.
+	 * @param call the call, or {@code null} when it failed before it began
+	 * @param error what the method threw, or {@code null}
+	 * @param releaseError what came out of the release
+	 */
+	void handOffRelease(LockableMethod method, String key, LockHandle handle, @Nullable LockedCall call,
+			@Nullable Throwable error, VirtualMachineError releaseError) {
+		ReleaseHandoff.submit(handedOffRelease(method, key, handle, call, error, releaseError));
+	}
+
+	Runnable handedOffRelease(LockableMethod method, String key, LockHandle handle, @Nullable LockedCall call,
+			@Nullable Throwable error, VirtualMachineError releaseError) {
+		return new HandedOffRelease(this, method, key, handle, call, error, releaseError);
 	}
 
 	/**
@@ -281,6 +311,38 @@ final class LockingSupport {
 
 	static @Nullable Throwable unwrap(@Nullable Throwable error) {
 		return (error instanceof CompletionException && error.getCause() != null) ? error.getCause() : error;
+	}
+
+	/**
+	 * A release handed over by {@link #handOffRelease}: a named class rather than a lambda,
+	 * whose first use would link it on the exhausted stack.
+	 */
+	private record HandedOffRelease(LockingSupport support, LockableMethod method, String key, LockHandle handle,
+			@Nullable LockedCall call, @Nullable Throwable error, VirtualMachineError releaseError) implements Runnable {
+
+		@Override
+		public void run() {
+			// Marked released before it failed, the store may not have been asked: ask it again;
+			// a compare-and-delete of a lock already gone deletes nothing.
+			boolean retry = this.handle.isReleased();
+			if (this.call != null) {
+				this.call.finish(this.error, false);
+			}
+			else {
+				this.support.release(this.method, this.key, this.handle, this.error, false);
+			}
+			if (retry) {
+				try {
+					this.support.lockManager().store().release(this.handle.lease());
+				}
+				catch (RuntimeException ex) {
+					// Reported by the release above, or runs out with its TTL.
+				}
+			}
+			LockAttempts.releaseHandedOff(this.method, this.key, this.support.lockManager().store().name(),
+					this.releaseError, this.error);
+		}
+
 	}
 
 	/**

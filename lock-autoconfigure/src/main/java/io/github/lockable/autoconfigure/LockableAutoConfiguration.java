@@ -31,6 +31,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of {@link Lockable @Lockable}: the lock store chosen by
@@ -50,6 +51,12 @@ public class LockableAutoConfiguration {
 	@ConditionalOnMissingBean
 	static LockKeys lockKeys(LockableProperties properties) {
 		return new LockKeys(properties.getKeyPrefix(), properties.getMaxKeyLength());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static UnknownLockableProperties unknownLockableProperties(Environment environment) {
+		return new UnknownLockableProperties(environment);
 	}
 
 	@Bean

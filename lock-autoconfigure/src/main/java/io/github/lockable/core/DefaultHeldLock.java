@@ -89,12 +89,21 @@ public final class DefaultHeldLock implements HeldLock {
 
 	@Override
 	public boolean isHeld() {
-		return this.closed == 0 && !this.lost;
+		if (this.closed != 0 || this.lost) {
+			return false;
+		}
+		for (LockHandle handle : this.handles) {
+			if (handle.isExpired()) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	@Override
 	public boolean extend(Duration ttl) {
-		if (!isHeld()) {
+		// Past its TTL on this JVM's clock the store may still hold it: the extend is owner-checked.
+		if (this.closed != 0 || this.lost) {
 			return false;
 		}
 		for (LockHandle handle : this.handles) {
@@ -172,7 +181,7 @@ public final class DefaultHeldLock implements HeldLock {
 
 	@Override
 	public String toString() {
-		return "HeldLock" + this.keys + (isHeld() ? "" : (this.lost ? " (lost)" : " (closed)"));
+		return "HeldLock" + this.keys + (isHeld() ? "" : (this.lost ? " (lost)" : (this.closed != 0) ? " (closed)" : " (expired)"));
 	}
 
 }

@@ -26,7 +26,7 @@ final class LockLoss {
 	 * @return such as {@code expired before release: TTL shorter than the work (held 31002ms, TTL 30000ms)}
 	 */
 	static String atRelease(LockHandle handle, @Nullable String storeCause) {
-		if (handle.ttlRanOut()) {
+		if (handle.isExpired()) {
 			return "expired before release: TTL shorter than the work " + times(handle);
 		}
 		return "disappeared before its TTL " + times(handle) + ", before release: " + TAKEN_AWAY
@@ -40,7 +40,7 @@ final class LockLoss {
 	 * @return such as {@code expired before a renewal came (held 31002ms, TTL 30000ms): ...}
 	 */
 	static String atRenewal(LockHandle handle, @Nullable String storeCause) {
-		if (handle.ttlRanOut()) {
+		if (handle.isExpired()) {
 			return "expired before a renewal came " + times(handle)
 					+ ": the renewal was late, the machine or the store too slow for this TTL";
 		}

@@ -9,6 +9,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A granted lock: releases once, on {@link #release()} or {@link #close()}; later calls
  * return {@link ReleaseResult#ALREADY_RELEASED} without asking the store.
+ * <p>
+ * The handle also knows when the lock's TTL runs out on this JVM's monotonic clock,
+ * counted from before the acquire was sent, and after a successful extend from before that
+ * extend was sent: the store may still hold the lock a little longer, never shorter.
  */
 public final class LockHandle implements AutoCloseable {
 
@@ -21,15 +25,20 @@ public final class LockHandle implements AutoCloseable {
 
 	private final LockLease lease;
 
-	private final long acquiredNanos;
+	private final long requestedNanos;
 
-	/** When the acquire or the last successful extension was sent, and the TTL it set. */
-	private volatile TtlStart ttlStart;
+	/** When the TTL runs out, on {@link System#nanoTime()}; moved by successful extends. */
+	private volatile long expiresNanos;
+
+	/** When the extend that set {@link #expiresNanos} was sent; guarded by {@code this}. */
+	private long expirySetNanos;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	/**
-	 * Creates a handle for a lease the store has just granted.
+	 * Creates a handle for a lease the store has just granted, whose TTL counts from now:
+	 * a store that can should read the time before it sends the acquire and use
+	 * {@link #LockHandle(LockStore, LockLease, long)}.
 	 * @param store the store that granted the lease
 	 * @param lease the lease
 	 */
@@ -38,18 +47,18 @@ public final class LockHandle implements AutoCloseable {
 	}
 
 	/**
-	 * Creates a handle for a lease the store has just granted, whose TTL the store counts
-	 * from {@code requestedNanos} on: taken before the acquire was sent, so that
-	 * {@link #ttlRanOut()} never believes the TTL still runs when the server's has run out.
+	 * Creates a handle for a lease the store has just granted.
 	 * @param store the store that granted the lease
 	 * @param lease the lease
-	 * @param requestedNanos {@link System#nanoTime()} before the acquire was sent
+	 * @param requestedNanos {@link System#nanoTime()} read before the acquire was sent,
+	 * from which the lease's TTL counts on this JVM
 	 */
 	public LockHandle(LockStore store, LockLease lease, long requestedNanos) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		this.lease = Objects.requireNonNull(lease, "lease must not be null");
-		this.acquiredNanos = System.nanoTime();
-		this.ttlStart = new TtlStart(requestedNanos, lease.ttl().toNanos());
+		this.requestedNanos = requestedNanos;
+		this.expirySetNanos = requestedNanos;
+		this.expiresNanos = requestedNanos + lease.ttl().toNanos();
 	}
 
 	/**
@@ -61,23 +70,21 @@ public final class LockHandle implements AutoCloseable {
 	}
 
 	/**
-	 * Time since the lock was acquired, on the monotonic clock.
+	 * Time since the acquire was sent, on the monotonic clock.
 	 * @return the time the lock has been held
 	 */
 	public Duration elapsed() {
-		return Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
+		return Duration.ofNanos(System.nanoTime() - this.requestedNanos);
 	}
 
 	/**
-	 * Whether the lock's TTL has run out on this JVM's monotonic clock, counted from before
-	 * the acquire, or the last successful extension, was sent. A lock found gone while this
-	 * is {@code false} did not expire: it was taken away (deleted, evicted, flushed, lost in
-	 * a failover).
-	 * @return whether the TTL has run out
+	 * Whether the lock's TTL ran out on this JVM's monotonic clock, counted from before
+	 * the acquire, or the last successful extend, was sent. An expired lock may already be
+	 * another caller's.
+	 * @return whether the TTL has passed
 	 */
-	public boolean ttlRanOut() {
-		TtlStart start = this.ttlStart;
-		return System.nanoTime() - start.sentNanos() >= start.ttlNanos();
+	public boolean isExpired() {
+		return System.nanoTime() - this.expiresNanos >= 0;
 	}
 
 	/**
@@ -117,7 +124,7 @@ public final class LockHandle implements AutoCloseable {
 		long sent = System.nanoTime();
 		boolean extended = this.store.extend(this.lease, ttl);
 		if (extended) {
-			this.ttlStart = new TtlStart(sent, ttl.toNanos());
+			extended(sent, ttl);
 		}
 		return extended;
 	}
@@ -136,10 +143,18 @@ public final class LockHandle implements AutoCloseable {
 		long sent = System.nanoTime();
 		return this.store.extendAsync(this.lease, ttl).thenApply((extended) -> {
 			if (extended) {
-				this.ttlStart = new TtlStart(sent, ttl.toNanos());
+				extended(sent, ttl);
 			}
 			return extended;
 		});
+	}
+
+	/** The store set the TTL again; of extends that overlap, the one sent last counts. */
+	private synchronized void extended(long sentNanos, Duration ttl) {
+		if (sentNanos - this.expirySetNanos >= 0) {
+			this.expirySetNanos = sentNanos;
+			this.expiresNanos = sentNanos + ttl.toNanos();
+		}
 	}
 
 	/**
@@ -158,9 +173,6 @@ public final class LockHandle implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "LockHandle[" + this.lease + ", store=" + this.store.name() + "]";
-	}
-
-	private record TtlStart(long sentNanos, long ttlNanos) {
 	}
 
 }
