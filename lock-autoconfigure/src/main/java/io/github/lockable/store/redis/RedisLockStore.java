@@ -634,17 +634,32 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
-	 * Starts opening the connection in the background when the application starts, so that
-	 * the first lock does not wait for it, and once open probes the server
-	 * ({@link #checkServer()}), logging a WARN when it may evict locks and an ERROR when it
-	 * is a replica or refuses the scripts; never blocks, and a Redis that is down or wrong
-	 * does not stop the application from starting.
+	 * Opens the connection when the application starts, before the web server takes
+	 * requests, so that the first lock does not pay for it against its acquire timeout:
+	 * waits for the open at most that timeout, then lets startup go on whatever the open's
+	 * outcome (a refused connection fails at once; a Redis that is down or wrong never stops
+	 * the application from starting, and the next call opens again). Once open, the server
+	 * is probed in the background ({@link #checkServer()}), with a WARN when it may evict
+	 * locks and an ERROR when it is a replica or refuses the scripts.
 	 */
 	@Override
 	public void start() {
-		this.connections.opening().thenAccept(this.probe::probeAtStartup);
-		this.acquiring.opening();
+		CompletableFuture<NativeConnection> opening = this.connections.opening();
+		opening.thenAccept(this.probe::probeAtStartup);
+		CompletableFuture<NativeConnection> acquiring = this.acquiring.opening();
+		long deadline = System.nanoTime() + this.timeoutNanos;
+		awaitOpen(opening, deadline);
+		awaitOpen(acquiring, deadline);
 		this.running = true;
+	}
+
+	private static void awaitOpen(CompletableFuture<NativeConnection> opening, long deadline) {
+		try {
+			BoundedWait.get(opening, deadline);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// The first call opens or waits again, within its own timeout.
+		}
 	}
 
 	/**

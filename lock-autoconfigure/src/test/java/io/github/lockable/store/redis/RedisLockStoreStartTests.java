@@ -1,0 +1,62 @@
+package io.github.lockable.store.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.lockable.test.redis.FaultyProxy;
+import io.github.lockable.test.redis.ProcessRedisServer;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The store opens its connection when the application starts, before the web server takes
+ * requests, so that the first call does not pay for the connect against its acquire
+ * timeout (on a loaded machine the first open of a cold client can take seconds).
+ */
+class RedisLockStoreStartTests {
+
+	/** Every connect round trip takes two seconds: no background open finishes during start(). */
+	private static final Duration ONE_WAY_LATENCY = Duration.ofSeconds(1);
+
+	@Test
+	void startReturnsWithTheConnectionOpenAndItsHandshakeDone() {
+		try (ProcessRedisServer redis = ProcessRedisServer.startDedicated();
+				FaultyProxy proxy = FaultyProxy.start(redis.host(), redis.port())) {
+			proxy.latency(ONE_WAY_LATENCY);
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(proxy.host(), proxy.port()),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(30)).build());
+			factory.afterPropertiesSet();
+			factory.start();
+			RedisLockStore store = new RedisLockStore(factory, Duration.ofSeconds(30));
+			try {
+				store.start();
+				// Read at once, no waiting: a connection still in its handshake has not switched
+				// to RESP3 yet (Lettuce's HELLO 3 is its first command).
+				assertThat(storeClients(redis)).as("the store's connection after start()")
+					.singleElement()
+					.satisfies((client) -> assertThat(client).contains(" resp=3"));
+			}
+			finally {
+				store.close();
+				factory.destroy();
+			}
+		}
+	}
+
+	/** The server's clients other than the test's own admin connection. */
+	private static List<String> storeClients(ProcessRedisServer redis) {
+		return redis.commands()
+			.clientList()
+			.lines()
+			.filter((line) -> !line.isBlank() && !line.contains("cmd=client|list"))
+			.toList();
+	}
+
+}
