@@ -210,8 +210,10 @@ class LockRenewalTests {
 			assertThat(this.redis.pttl(key)).as("next holder's TTL of %s", key).isGreaterThan(60_000);
 		}
 		assertThat(releasedWhileOurs).as("locks that were still ours when released").hasSizeGreaterThan(200);
-		assertThat(releasedWhileOurs).as("renewals that reported lost a lock released while ours")
-			.allSatisfy((key, reportedLost) -> assertThat(reportedLost).as(key).isFalse());
+		assertThat(releasedWhileOurs.entrySet()).filteredOn((released) -> released.getValue().get())
+			.extracting(Map.Entry::getKey)
+			.as("locks reported lost by their renewal although the release found them still ours")
+			.isEmpty();
 	}
 
 	/**
