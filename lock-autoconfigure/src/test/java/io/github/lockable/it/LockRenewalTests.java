@@ -2,9 +2,12 @@ package io.github.lockable.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +29,10 @@ import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockRenewals.Renewal;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.redis.RedisTestServer;
 
@@ -56,7 +61,14 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class LockRenewalTests {
 
-	private static final Duration SHORT_TTL = Duration.ofMillis(300);
+	/**
+	 * Renewed every 500ms: a renewal may come a second late, as on a busy machine, and still
+	 * find the lock.
+	 */
+	private static final Duration SHORT_TTL = Duration.ofMillis(1500);
+
+	/** Longer than {@link #SHORT_TTL}: a lock that stays this long was renewed. */
+	private static final Duration BEYOND_SHORT_TTL = SHORT_TTL.multipliedBy(2);
 
 	@Autowired
 	private LockStore store;
@@ -84,8 +96,8 @@ class LockRenewalTests {
 	void renewedLockOutlivesItsTtlUntilClosed() {
 		String key = "long:" + UUID.randomUUID();
 		HeldLock lock = this.locks.tryLockRenewing(key, SHORT_TTL, Duration.ZERO).orElseThrow();
-		await().during(Duration.ofMillis(1200))
-			.atMost(Duration.ofSeconds(5))
+		await().during(BEYOND_SHORT_TTL)
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> this.redis.exists("renew:" + key) == 1);
 		assertThat(lock.isHeld()).isTrue();
 		lock.close();
@@ -113,8 +125,8 @@ class LockRenewalTests {
 		AtomicBoolean heldWhileRunning = new AtomicBoolean();
 		CompletableFuture<Void> run = CallerThreads.runAsync(() -> this.jobs.rebuild(finish, heldWhileRunning));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists("renew:rebuild") == 1);
-		await().during(Duration.ofMillis(900))
-			.atMost(Duration.ofSeconds(5))
+		await().during(BEYOND_SHORT_TTL)
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> this.redis.exists("renew:rebuild") == 1);
 		// Someone removes the lock behind the holder's back: the next renewal finds it lost.
 		this.redis.del("renew:rebuild");
@@ -132,7 +144,7 @@ class LockRenewalTests {
 		LockRenewals renewals = new LockRenewals(LockMetrics.NONE);
 		renewals.start(handle, SHORT_TTL, () -> {
 		});
-		await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists(key) == 1);
+		await().during(BEYOND_SHORT_TTL).atMost(Duration.ofSeconds(10)).until(() -> this.redis.exists(key) == 1);
 		renewals.close();
 		// No renewal after the shutdown: the lock ends with its TTL.
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.exists(key) == 0);
@@ -161,21 +173,30 @@ class LockRenewalTests {
 
 	/**
 	 * Renewals racing with releases, thousands of times: no renewal brings a released lock
-	 * back or extends the next holder's lock.
+	 * back or extends the next holder's lock, and none reports a lock lost that was still
+	 * ours when it was released. The locks live 30ms so that renewals (every 10ms) meet the
+	 * release; a renewal that a busy machine delays past those 30ms really finds its lock
+	 * expired, so only a lost report for a lock that the release found still ours counts.
 	 */
 	@Test
 	void renewalRacingWithTheReleaseNeverRevivesOrExtendsALock() {
+		ExtendsInFlight counted = new ExtendsInFlight(this.store);
 		List<String> nextHolders = new ArrayList<>();
-		AtomicInteger lost = new AtomicInteger();
+		Map<String, AtomicBoolean> releasedWhileOurs = new LinkedHashMap<>();
 		for (int i = 0; i < 2000; i++) {
 			String key = "renew:race:" + UUID.randomUUID();
-			LockHandle handle = ((AcquireResult.Acquired) this.store.acquire(new LockRequest(key, Duration.ofMillis(30))))
-				.handle();
-			Renewal renewal = this.renewals.start(handle, Duration.ofMillis(30), lost::incrementAndGet);
+			LockLease lease = ((AcquireResult.Acquired) counted.acquire(new LockRequest(key, Duration.ofMillis(30))))
+				.handle()
+				.lease();
+			LockHandle handle = new LockHandle(counted, lease);
+			AtomicBoolean reportedLost = new AtomicBoolean();
+			Renewal renewal = this.renewals.start(handle, Duration.ofMillis(30), () -> reportedLost.set(true));
 			// Vary where the release falls relative to the renewals (every 10ms).
 			LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos((i % 25) * 500L));
 			renewal.stop();
-			handle.release();
+			if (handle.release() == ReleaseResult.RELEASED) {
+				releasedWhileOurs.put(key, reportedLost);
+			}
 			assertThat(this.redis.exists(key)).as("released lock %s", key).isZero();
 			if (i % 2 == 0) {
 				assertThat(this.store.acquire(new LockRequest(key, Duration.ofMinutes(5))))
@@ -184,11 +205,71 @@ class LockRenewalTests {
 			}
 		}
 		// Extends still on their way when the locks were released have arrived by now.
-		await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> true);
+		await().atMost(Duration.ofSeconds(30)).until(() -> counted.inFlight.get() == 0);
 		for (String key : nextHolders) {
 			assertThat(this.redis.pttl(key)).as("next holder's TTL of %s", key).isGreaterThan(60_000);
 		}
-		assertThat(lost).as("renewals that found their lock lost").hasValue(0);
+		assertThat(releasedWhileOurs).as("locks that were still ours when released").hasSizeGreaterThan(200);
+		assertThat(releasedWhileOurs.entrySet()).filteredOn((released) -> released.getValue().get())
+			.extracting(Map.Entry::getKey)
+			.as("locks reported lost by their renewal although the release found them still ours")
+			.isEmpty();
+	}
+
+	/**
+	 * The application's store, counting the extends that Redis has not answered yet.
+	 */
+	private static final class ExtendsInFlight implements LockStore {
+
+		private final LockStore store;
+
+		private final AtomicInteger inFlight = new AtomicInteger();
+
+		ExtendsInFlight(LockStore store) {
+			this.store = store;
+		}
+
+		@Override
+		public String name() {
+			return this.store.name();
+		}
+
+		@Override
+		public AcquireResult acquire(LockRequest request) {
+			return this.store.acquire(request);
+		}
+
+		@Override
+		public ReleaseResult release(LockLease lease) {
+			return this.store.release(lease);
+		}
+
+		@Override
+		public boolean extend(LockLease lease, Duration ttl) {
+			return this.store.extend(lease, ttl);
+		}
+
+		@Override
+		public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
+			this.inFlight.incrementAndGet();
+			CompletableFuture<Boolean> answered = new CompletableFuture<>();
+			// Counted down only after the renewal has seen the answer.
+			this.store.extendAsync(lease, ttl).whenComplete((extended, error) -> {
+				try {
+					if (error != null) {
+						answered.completeExceptionally(error);
+					}
+					else {
+						answered.complete(extended);
+					}
+				}
+				finally {
+					this.inFlight.decrementAndGet();
+				}
+			});
+			return answered;
+		}
+
 	}
 
 	@SpringBootConfiguration
@@ -227,7 +308,7 @@ class LockRenewalTests {
 			return this.jdbc.queryForObject("select count(*) from renewed_orders where id = ?", Integer.class, id);
 		}
 
-		@Lockable(key = "rebuild", ttl = "300ms", renew = true)
+		@Lockable(key = "rebuild", ttl = "1500ms", renew = true)
 		public void rebuild(CountDownLatch finish, AtomicBoolean heldAtTheEnd) {
 			try {
 				finish.await(20, TimeUnit.SECONDS);

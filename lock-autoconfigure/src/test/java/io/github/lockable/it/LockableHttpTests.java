@@ -221,19 +221,17 @@ class LockableHttpTests {
 		this.gate.awaitEntered("short:1", 1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 0);
 
-		CompletableFuture<HttpResponse<String>> next = sendAsync("POST", "/short/" + project);
-		this.gate.awaitEntered("short:2", 1);
+		// The next holder's lock (30s) outlives the steps below however busy the machine.
+		CompletableFuture<HttpResponse<String>> next = sendAsync("POST", "/long/" + project);
+		this.gate.awaitEntered("long:2", 1);
 		String nextToken = this.redis.commands().get(key);
 		assertThat(nextToken).isNotNull();
 
 		this.gate.open("short:1");
 		assertThat(late.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-		if (this.redis.commands().exists(key) == 1) {
-			// The second lock (300ms) may itself have run out by now; if it still stands, it is intact.
-			assertThat(this.redis.commands().get(key)).isEqualTo(nextToken);
-		}
+		assertThat(this.redis.commands().get(key)).as("the next holder's lock").isEqualTo(nextToken);
 		assertThat(output).contains("Lock " + key + " expired before release: TTL shorter than the work");
-		this.gate.open("short:2");
+		this.gate.open("long:2");
 		assertThat(next.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		assertThat(this.store.released()).hasSize(2);
 	}

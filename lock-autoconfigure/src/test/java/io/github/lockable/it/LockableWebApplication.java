@@ -181,6 +181,15 @@ public class LockableWebApplication {
 			return "short";
 		}
 
+		/** The same lock as {@code /short}, with a TTL that outlives a test's steps on a busy machine. */
+		@PostMapping("/long/{projectId}")
+		@Lockable(resolver = "project", ttl = "30s")
+		String longTtl(@PathVariable UUID projectId) {
+			int run = this.runs.incrementAndGet();
+			this.gate.pass("long:" + run);
+			return "long";
+		}
+
 		@PostMapping("/orders/{id}")
 		String order(@PathVariable String id) {
 			this.orders.place(id);

@@ -153,7 +153,7 @@ public abstract class LockStoreContractTests {
 
 	@Test
 	void ownerCanExtendTheLock() {
-		LockHandle handle = acquired(key("extend"), Duration.ofMillis(300)).handle();
+		LockHandle handle = acquired(key("extend"), Duration.ofSeconds(2)).handle();
 		assertThat(handle.extend(LONG_TTL)).isTrue();
 		AcquireResult.Held held = held(key("extend"), LONG_TTL);
 		assertThat(held.remainingTtl()).isGreaterThan(Duration.ofSeconds(20));
@@ -251,7 +251,7 @@ public abstract class LockStoreContractTests {
 
 	@Test
 	void ownerCanExtendAsynchronouslyAndOnlyTheOwner() {
-		LockHandle owner = acquired(key("extend-async"), Duration.ofMillis(300)).handle();
+		LockHandle owner = acquired(key("extend-async"), Duration.ofSeconds(2)).handle();
 		assertThat(store().extendAsync(forged(owner.lease()), LONG_TTL).toCompletableFuture().join()).isFalse();
 		assertThat(owner.extendAsync(LONG_TTL).toCompletableFuture().join()).isTrue();
 		assertThat(held(key("extend-async"), LONG_TTL).remainingTtl()).isGreaterThan(Duration.ofSeconds(20));

@@ -78,13 +78,19 @@ class RedisLockStoreNetworkFaultTests {
 
 	@Test
 	void latencyBelowTheTimeoutStillLocks() {
-		this.proxy.latency(Duration.ofMillis(100));
-		long start = System.nanoTime();
-		AcquireResult result = this.store.acquire(request("slow-network"));
-		Duration elapsed = since(start);
-		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
-		assertThat(elapsed).as("a round trip through the delay").isGreaterThanOrEqualTo(Duration.ofMillis(200));
-		assertThat(((AcquireResult.Acquired) result).handle().release()).isEqualTo(ReleaseResult.RELEASED);
+		// A round trip of a third of the timeout: the rest is room for a busy machine.
+		try (RedisLockStore patient = new RedisLockStore(this.factory, Duration.ofMillis(2500))) {
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> patient.acquire(request("slow-network-warm-up")) instanceof AcquireResult.Acquired warm
+						&& warm.handle().release() == ReleaseResult.RELEASED);
+			this.proxy.latency(Duration.ofMillis(400));
+			long start = System.nanoTime();
+			AcquireResult result = patient.acquire(request("slow-network"));
+			Duration elapsed = since(start);
+			assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+			assertThat(elapsed).as("a round trip through the delay").isGreaterThanOrEqualTo(Duration.ofMillis(800));
+			assertThat(((AcquireResult.Acquired) result).handle().release()).isEqualTo(ReleaseResult.RELEASED);
+		}
 	}
 
 	@Test

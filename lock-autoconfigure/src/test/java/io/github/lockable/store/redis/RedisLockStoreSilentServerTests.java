@@ -38,10 +38,11 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(RedisExtension.class)
 class RedisLockStoreSilentServerTests {
 
-	private static final Duration TIMEOUT = Duration.ofMillis(500);
+	/** Also the bound on what must return at once: a busy machine may stall a thread for a second. */
+	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
 	/** Generous: a behaviour bound far below Lettuce's 10s, not a speed goal. */
-	private static final Duration BOUND = Duration.ofSeconds(2);
+	private static final Duration BOUND = Duration.ofSeconds(5);
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
