@@ -109,7 +109,7 @@ public final class DefaultHeldLock implements HeldLock {
 		for (LockHandle handle : this.handles) {
 			boolean extended;
 			try {
-				extended = handle.extend(ttl);
+				extended = StoreStages.await(handle.extend(ttl));
 			}
 			catch (LockStoreException ex) {
 				throw new LockStoreUnavailableException("Lock store unavailable; the lock was not extended", ex);

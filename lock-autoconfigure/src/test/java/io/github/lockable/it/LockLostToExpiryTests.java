@@ -1,5 +1,7 @@
 package io.github.lockable.it;
 
+import io.github.lockable.store.Stages;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

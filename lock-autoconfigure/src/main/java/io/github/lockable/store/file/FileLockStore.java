@@ -96,11 +96,8 @@ import io.github.lockable.store.file.LockGuard.GuardTimeoutException;
  * and breaks that guarantee. It is replaced by renaming a complete, synced temporary
  * file, so a crashed process leaves the old or the new value, never a reused one.
  * <p>
- * <b>Asynchronous calls.</b> {@link #acquireAsync}, {@link #releaseAsync} and
- * {@link #extendAsync} run on the store's own few daemon threads ({@code lockable-file-N})
- * with a bounded queue, never on the caller's thread; when all are busy they answer
- * {@code BUSY} at once. {@link #close()} stops those threads (Spring calls it when the
- * context closes).
+ * <b>Stages.</b> The store is blocking by nature: {@link #acquire}, {@link #release} and
+ * {@link #extend} run on the caller's thread and return a stage that is already complete.
  * <p>
  * <b>Waiting.</b> Another process's release cannot be seen without reading the file, so
  * {@link #awaitRelease(String, Duration)} polls: it completes after a backoff of 5ms,
@@ -202,8 +199,16 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		return DirectorySafety.status(this.directory);
 	}
 
+	/**
+	 * Runs on the caller's thread and returns a stage already complete, as the other
+	 * operations do.
+	 */
 	@Override
-	public AcquireResult acquire(LockRequest request) {
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		return CompletableFuture.completedFuture(acquireNow(request));
+	}
+
+	private AcquireResult acquireNow(LockRequest request) {
 		LockFileName name = LockFileName.of(request.key());
 		try {
 			return run("acquire", request.key(), name, (directory) -> acquire(directory, name, request));
@@ -213,38 +218,24 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
-	/**
-	 * Runs {@link #acquire(LockRequest)} on one of the store's own threads, never the
-	 * caller's. When they and their queue are all busy, or the store is closed, the stage
-	 * completes at once with {@link AcquireResult.Failed} of code {@code BUSY} or
-	 * {@code CLOSED}.
-	 */
 	@Override
-	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
-		return submit("acquire", request.key(), () -> acquire(request), AcquireResult.Failed::new);
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		try {
+			return CompletableFuture.completedFuture(releaseNow(lease));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
-	/**
-	 * Runs {@link #release(LockLease)} on one of the store's own threads, never the
-	 * caller's. When they and their queue are all busy, or the store is closed, the stage
-	 * fails at once with a {@link LockStoreException} of code {@code BUSY} or
-	 * {@code CLOSED}.
-	 */
 	@Override
-	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
-		return submit("release", lease.key(), () -> release(lease), null);
-	}
-
-	/**
-	 * Runs {@link #extend(LockLease, Duration)} on one of the store's own threads, never the
-	 * caller's. When they and their queue are all busy, or the store is closed, the stage
-	 * fails at once with a {@link LockStoreException} of code {@code BUSY} or
-	 * {@code CLOSED}.
-	 */
-	@Override
-	public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
-		checkExtension(ttl);
-		return submit("extend", lease.key(), () -> extend(lease, ttl), null);
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		try {
+			return CompletableFuture.completedFuture(extendNow(lease, ttl));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
 	private <T> CompletionStage<T> submit(String operation, String key, Supplier<T> work,
@@ -396,8 +387,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 	}
 
-	@Override
-	public ReleaseResult release(LockLease lease) {
+	private ReleaseResult releaseNow(LockLease lease) {
 		LockFileName name = LockFileName.of(lease.key());
 		boolean[] deleted = { false };
 		ReleaseResult result = run("release", lease.key(), name, (directory) -> {
@@ -429,8 +419,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
 	}
 
-	@Override
-	public boolean extend(LockLease lease, Duration ttl) {
+	private boolean extendNow(LockLease lease, Duration ttl) {
 		checkExtension(ttl);
 		LockFileName name = LockFileName.of(lease.key());
 		return run("extend", lease.key(), name, (directory) -> {

@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -169,103 +169,33 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	@Override
-	public AcquireResult acquire(LockRequest request) {
-		if (this.replicasToAck > 0) {
-			return acquireReplicated(request);
-		}
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
+		byte[][] args = { tokenBytes, encode(request.ttl().toMillis()) };
 		long requested = System.nanoTime();
-		Long answer;
-		try {
-			answer = execute(LockScript.ACQUIRE, acquireKeys(key), tokenBytes, encode(request.ttl().toMillis()));
-		}
-		catch (LockStoreException ex) {
-			return failedAcquire(ex, key, tokenBytes);
-		}
-		return acquireResult(request, token, requested, answer);
-	}
-
-	@Override
-	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
+		CompletableFuture<AcquireResult> acquired;
 		if (this.replicasToAck > 0) {
-			return acquireReplicatedAsync(request);
-		}
-		String token = LockTokens.next();
-		byte[] key = encode(request.key());
-		byte[] tokenBytes = encode(token);
-		long requested = System.nanoTime();
-		return this.<Long>executeAsync(LockScript.ACQUIRE, acquireKeys(key), tokenBytes,
-				encode(request.ttl().toMillis()))
-			.handle((answer, ex) -> {
-				if (ex == null) {
-					return acquireResult(request, token, requested, answer);
-				}
-				return failedAcquire(storeException(ex), key, tokenBytes);
-			});
-	}
-
-	private AcquireResult acquireReplicated(LockRequest request) {
-		CompletableFuture<AcquireResult> result = acquireReplicatedAsync(request);
-		try {
-			// Completes by itself at the timeout; the slack only guards against a lost timer.
-			return BoundedWait.get(result, System.nanoTime() + this.timeoutNanos + TimeUnit.SECONDS.toNanos(1));
-		}
-		catch (ExecutionException ex) {
-			return new AcquireResult.Failed(storeException(ex));
-		}
-		catch (TimeoutException ex) {
-			return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, null));
-		}
-	}
-
-	/**
-	 * Acquires on the store's own connection, then, if the lock was taken, WAITs on that
-	 * same connection for the replicas. Like {@link #executeWhenOpen}, whichever comes
-	 * first, the open or the timeout, decides whether the acquire is sent; once sent, a
-	 * timeout queues a release behind it on the same connection, as for any acquire.
-	 */
-	private CompletableFuture<AcquireResult> acquireReplicatedAsync(LockRequest request) {
-		long start = System.nanoTime();
-		long deadline = start + this.timeoutNanos;
-		String token = LockTokens.next();
-		byte[] key = encode(request.key());
-		byte[] tokenBytes = encode(token);
-		AtomicBoolean decided = new AtomicBoolean();
-		AtomicReference<NativeConnection> used = new AtomicReference<>();
-		return this.acquiring.opening().thenCompose((connection) -> {
-			if (!decided.compareAndSet(false, true)) {
-				return CompletableFuture.<AcquireResult>failedFuture(new RedisTimeoutException(this.timeout, null));
-			}
-			used.set(connection);
-			return this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key),
-					new byte[][] { tokenBytes, encode(request.ttl().toMillis()) })
+			long deadline = requested + this.timeoutNanos;
+			acquired = execute(this.acquiring, (connection) -> this.<Long>send(connection, LockScript.ACQUIRE,
+					acquireKeys(key), args)
 				.thenCompose((answer) -> (answer > 0)
 						? awaitReplicas(connection, deadline, key, tokenBytes,
-								() -> acquireResult(request, token, start, answer))
-						: CompletableFuture.completedFuture(acquireResult(request, token, start, answer)));
-		}).orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).exceptionally((ex) -> {
-			Throwable cause = unwrap(ex);
-			NativeConnection connection = used.get();
-			LockStoreException failure;
-			if (cause instanceof TimeoutException) {
-				boolean sent = !decided.compareAndSet(false, true);
-				if (sent && connection != null) {
-					connection.timedOut(start);
-				}
-				failure = new RedisTimeoutException(this.timeout, sent ? connection : null);
-			}
-			else {
-				failure = (connection != null) ? storeException(connection, start, cause) : storeException(cause);
-			}
-			return failedAcquire(failure, key, tokenBytes);
-		});
+								() -> acquireResult(request, token, requested, answer))
+						: CompletableFuture.completedFuture(acquireResult(request, token, requested, answer))));
+		}
+		else {
+			acquired = this.<Long>execute(LockScript.ACQUIRE, acquireKeys(key), args)
+				.thenApply((answer) -> acquireResult(request, token, requested, answer));
+		}
+		return acquired.exceptionally((ex) -> failedAcquire(storeException(ex), key, tokenBytes));
 	}
 
 	/**
 	 * WAITs until the replicas have the lock; if too few do in time, deletes it again. The
-	 * WAIT leaves a little of the remaining timeout for that delete.
+	 * WAIT leaves a little of the remaining timeout for that delete. WAIT counts the writes
+	 * of the connection it runs on, so the acquire runs on the store's own connection.
 	 */
 	private CompletableFuture<AcquireResult> awaitReplicas(NativeConnection connection, long deadline, byte[] key,
 			byte[] token, Supplier<AcquireResult> acquired) {
@@ -336,12 +266,6 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		});
 	}
 
-	@Override
-	public ReleaseResult release(LockLease lease) {
-		Long deleted = execute(LockScript.RELEASE, encode(lease.key()), encode(lease.token()));
-		return releaseResult(deleted);
-	}
-
 	/**
 	 * Probes the server: its eviction policy, its role, whether it runs the store's scripts.
 	 * With {@code INFO} and one script call that writes nothing, never {@code CONFIG}. On a
@@ -373,8 +297,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	@Override
-	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
-		return this.<Long>executeAsync(LockScript.RELEASE, encode(lease.key()), encode(lease.token()))
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		return this.<Long>execute(LockScript.RELEASE, new byte[][] { encode(lease.key()) },
+				new byte[][] { encode(lease.token()) })
 			.thenApply(this::releaseResult);
 	}
 
@@ -404,15 +329,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	@Override
-	public boolean extend(LockLease lease, Duration ttl) {
-		Long extended = execute(LockScript.EXTEND, encode(lease.key()), encode(lease.token()), encodeExtension(ttl));
-		return extended(extended);
-	}
-
-	@Override
-	public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
-		return this.<Long>executeAsync(LockScript.EXTEND, encode(lease.key()), encode(lease.token()),
-				encodeExtension(ttl))
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		return this.<Long>execute(LockScript.EXTEND, new byte[][] { encode(lease.key()) },
+				new byte[][] { encode(lease.token()), encodeExtension(ttl) })
 			.thenApply(this::extended);
 	}
 
@@ -437,43 +356,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	private CompletableFuture<Boolean> lockExists(String key) {
-		NativeConnection current = this.connections.current();
-		CompletableFuture<NativeConnection> connection = (current != null) ? CompletableFuture.completedFuture(current)
-				: this.connections.opening();
-		return connection.thenCompose((open) -> open.commands().exists(encode(key)).toCompletableFuture())
-			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+		return execute(this.connections, (connection) -> connection.commands().exists(encode(key)).toCompletableFuture())
 			.thenApply((count) -> count != 0);
 	}
 
-	private <T> T execute(LockScript script, byte[] key, byte[]... args) {
-		return execute(script, new byte[][] { key }, args);
-	}
-
-	private <T> T execute(LockScript script, byte[][] keys, byte[]... args) {
-		long start = System.nanoTime();
-		long deadline = start + this.timeoutNanos;
-		NativeConnection connection = this.connections.current();
-		if (connection == null) {
-			connection = awaitConnection(deadline);
-		}
-		try {
-			try {
-				return await(connection,
-						connection.commands().evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), start,
-						deadline);
-			}
-			catch (RedisNoScriptException ex) {
-				return await(connection,
-						connection.commands().eval(script.source(), ScriptOutputType.INTEGER, keys, args), start,
-						deadline);
-			}
-		}
-		catch (LockStoreException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			throw storeException(connection, start, ex);
-		}
+	private <T> CompletableFuture<T> execute(LockScript script, byte[][] keys, byte[][] args) {
+		return execute(this.connections, (connection) -> this.<T>send(connection, script, keys, args));
 	}
 
 	/**
@@ -492,58 +380,30 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		}
 	}
 
-	private <T> T await(NativeConnection connection, RedisFuture<T> future, long start, long deadline) {
-		T value;
-		try {
-			value = BoundedWait.get(future, deadline);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RedisNoScriptException noScript) {
-				connection.answered();
-				throw noScript;
-			}
-			throw storeException(connection, start, ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			future.cancel(false);
-			throw storeException(connection, start, ex);
-		}
-		connection.answered();
-		return value;
-	}
-
-	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[] key, byte[]... args) {
-		return executeAsync(script, new byte[][] { key }, args);
-	}
-
-	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[][] keys, byte[]... args) {
-		NativeConnection connection = this.connections.current();
-		if (connection == null) {
-			return executeWhenOpen(script, keys, args);
-		}
-		long start = System.nanoTime();
-		return this.<T>send(connection, script, keys, args)
-			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
-			.handle((value, ex) -> valueOrFailure(connection, start, value, ex));
-	}
-
 	/**
-	 * Sends the command once the connection is open, within the same timeout from now.
-	 * Whichever comes first, the open or the timeout, decides whether the command is sent:
-	 * an acquire sent after its caller gave up would hold a lock nobody releases.
+	 * Runs a command on a connection, within the store's timeout from now, opening the
+	 * connection included. Whichever comes first, the open or the timeout, decides whether
+	 * the command is sent: an acquire sent after its caller gave up would hold a lock nobody
+	 * releases.
 	 */
-	private <T> CompletableFuture<T> executeWhenOpen(LockScript script, byte[][] keys, byte[][] args) {
+	private <T> CompletableFuture<T> execute(RedisConnections connections,
+			Function<NativeConnection, CompletableFuture<T>> command) {
 		long start = System.nanoTime();
+		NativeConnection current = connections.current();
+		if (current != null) {
+			return command.apply(current)
+				.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+				.handle((value, ex) -> valueOrFailure(current, start, value, ex));
+		}
 		AtomicBoolean decided = new AtomicBoolean();
 		AtomicReference<NativeConnection> sentOn = new AtomicReference<>();
-		return this.connections.opening()
+		return connections.opening()
 			.thenCompose((connection) -> {
 				if (!decided.compareAndSet(false, true)) {
 					return CompletableFuture.<T>failedFuture(new RedisTimeoutException(this.timeout, null));
 				}
 				sentOn.set(connection);
-				return this.<T>send(connection, script, keys, args)
-					.handle((value, ex) -> valueOrFailure(connection, start, value, ex));
+				return command.apply(connection).handle((value, ex) -> valueOrFailure(connection, start, value, ex));
 			})
 			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
 			.handle((value, ex) -> {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 
@@ -50,7 +51,7 @@ public final class ErrorCodesProbe {
 	}
 
 	private static String storeFailure(Path directory) {
-		AcquireResult result = new FileLockStore(directory).acquire(new LockRequest("job", Duration.ofSeconds(30)));
+		AcquireResult result = Stages.join(new FileLockStore(directory).acquire(new LockRequest("job", Duration.ofSeconds(30))));
 		return (result instanceof AcquireResult.Failed failed) ? failed.cause().getCode() : result.toString();
 	}
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
@@ -50,21 +51,21 @@ class FileLockStoreGuardReleaseTests {
 	@Test
 	void lockFileWrittenBeforeTheGuardReleaseFailedIsReportedAcquired() {
 		FileLockStore store = new FileLockStore(this.directory);
-		AcquireResult result = store.acquire(new LockRequest("job", TTL));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest("job", TTL)));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		LockLease lease = ((AcquireResult.Acquired) result).handle().lease();
 		assertThat(LockFileFixtures.json(this.directory, "job").get("token").asText()).isEqualTo(lease.token());
-		assertThat(store.acquire(new LockRequest("job", TTL))).isInstanceOf(AcquireResult.Held.class);
-		assertThat(store.release(lease)).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(store.acquire(new LockRequest("job", TTL)))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(store.release(lease))).isEqualTo(ReleaseResult.RELEASED);
 		assertThat(this.directory.resolve("job.lock")).doesNotExist();
 	}
 
 	@Test
 	void extendThatChangedTheFileIsReportedExtended() {
 		FileLockStore store = new FileLockStore(this.directory);
-		LockLease lease = ((AcquireResult.Acquired) store.acquire(new LockRequest("job", TTL))).handle().lease();
-		assertThat(store.extend(lease, Duration.ofMinutes(5))).isTrue();
-		assertThat(store.release(lease)).isEqualTo(ReleaseResult.RELEASED);
+		LockLease lease = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest("job", TTL)))).handle().lease();
+		assertThat(Stages.join(store.extend(lease, Duration.ofMinutes(5)))).isTrue();
+		assertThat(Stages.join(store.release(lease))).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
@@ -12,8 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
-import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockRequest;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -67,15 +66,13 @@ class FileLockStoreStartupTests {
 
 	@Test
 	void storeIsClosedWithTheContext() {
-		AtomicReference<FileLockStore> store = new AtomicReference<>();
+		AtomicReference<CompletableFuture<Void>> waiter = new AtomicReference<>();
 		this.runner.withPropertyValues("lockable.file.directory=" + this.temp.resolve("locks"))
-			.run((context) -> store.set(context.getBean(FileLockStore.class)));
-		AcquireResult refused = store.get()
-			.acquireAsync(new LockRequest("job", Duration.ofSeconds(30)))
-			.toCompletableFuture()
-			.join();
-		assertThat(refused).isInstanceOfSatisfying(AcquireResult.Failed.class,
-				(failed) -> assertThat(failed.cause().getCode()).isEqualTo("CLOSED"));
+			.run((context) -> waiter.set(context.getBean(FileLockStore.class)
+				.awaitRelease("job", Duration.ofHours(1))
+				.toCompletableFuture()));
+		// Closing the store wakes its waiters.
+		assertThat(waiter.get()).isDone();
 	}
 
 }
