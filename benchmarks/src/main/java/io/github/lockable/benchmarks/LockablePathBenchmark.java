@@ -3,6 +3,8 @@ package io.github.lockable.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -224,25 +226,30 @@ public class LockablePathBenchmark {
 
 		private static final String TOKEN = LockTokens.next();
 
+		private static final CompletionStage<ReleaseResult> RELEASED = CompletableFuture
+			.completedFuture(ReleaseResult.RELEASED);
+
+		private static final CompletionStage<Boolean> EXTENDED = CompletableFuture.completedFuture(true);
+
 		@Override
 		public String name() {
 			return "no-io";
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
-			return new AcquireResult.Acquired(
-					new LockHandle(this, new LockLease(request.key(), TOKEN, 1, Instant.now(), request.ttl())));
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
+			return CompletableFuture.completedFuture(new AcquireResult.Acquired(
+					new LockHandle(this, new LockLease(request.key(), TOKEN, 1, Instant.now(), request.ttl()))));
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
-			return ReleaseResult.RELEASED;
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
+			return RELEASED;
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
-			return true;
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+			return EXTENDED;
 		}
 
 	}
