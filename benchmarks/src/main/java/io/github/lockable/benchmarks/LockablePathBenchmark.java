@@ -237,6 +237,11 @@ public class LockablePathBenchmark {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(lease.fencingToken());
+		}
+
+		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			return CompletableFuture.completedFuture(new AcquireResult.Acquired(
 					new LockHandle(this, new LockLease(request.key(), TOKEN, 1, Instant.now(), request.ttl()))));

@@ -170,7 +170,8 @@ public class LockManager {
 	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime,
 			LockMetrics metrics) {
 		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
-		LockRequest request = new LockRequest(key, ttl);
+		// Its holder must not block for the token later (a Mono on an event loop): issued now.
+		LockRequest request = new LockRequest(key, ttl, true);
 		if (waitTime.isZero() || waitTime.isNegative()) {
 			return this.store.acquire(request).thenApply((result) -> acquired(key, result, lockMetrics));
 		}

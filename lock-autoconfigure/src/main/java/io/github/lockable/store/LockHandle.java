@@ -5,6 +5,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A granted lock: releases once, on {@link #release()}; later calls return
@@ -35,6 +38,12 @@ public final class LockHandle {
 	private long expirySetNanos;
 
 	private final AtomicBoolean released = new AtomicBoolean();
+
+	private static final AtomicReferenceFieldUpdater<LockHandle, CompletableFuture> FENCING_TOKEN = AtomicReferenceFieldUpdater
+		.newUpdater(LockHandle.class, CompletableFuture.class, "fencingToken");
+
+	/** The first {@link #fencingToken()} call's stage; a field updater: one handle per locked call. */
+	private volatile @Nullable CompletableFuture<Long> fencingToken;
 
 	/**
 	 * Creates a handle for a lease the store has just granted, whose TTL counts from now:
@@ -117,6 +126,34 @@ public final class LockHandle {
 			}
 			return extended;
 		});
+	}
+
+	/**
+	 * The lock's fencing token, asked of the store the first time only: every later call,
+	 * also one made while the first is under way, shares the first call's stage. A stage that
+	 * failed is forgotten, so that the next call asks again.
+	 * @return a stage with the fencing token, with 0 when the lock was no longer this
+	 * handle's when the store was asked, or failed with a {@link LockStoreException}
+	 */
+	public CompletionStage<Long> fencingToken() {
+		CompletableFuture<Long> current = this.fencingToken;
+		if (current != null) {
+			return current;
+		}
+		CompletableFuture<Long> mine = new CompletableFuture<>();
+		if (!FENCING_TOKEN.compareAndSet(this, null, mine)) {
+			return fencingToken();
+		}
+		this.store.fencingToken(this.lease).whenComplete((token, ex) -> {
+			if (ex != null) {
+				FENCING_TOKEN.compareAndSet(this, mine, null);
+				mine.completeExceptionally(ex);
+			}
+			else {
+				mine.complete(token);
+			}
+		});
+		return mine;
 	}
 
 	/** The store set the TTL again; of extends that overlap, the one sent last counts. */

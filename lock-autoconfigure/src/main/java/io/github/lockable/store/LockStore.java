@@ -53,6 +53,18 @@ public interface LockStore {
 	CompletionStage<Boolean> extend(LockLease lease, Duration ttl);
 
 	/**
+	 * Issues the lease's fencing token, owner-checked: only while the lease's token still
+	 * owns the lock. A store that issued it in the acquire ({@link LockLease#fencingToken()}
+	 * above 0) answers that token while the lock is still the lease's, and may answer it
+	 * without asking its server. Callers ask once per lease.
+	 * @param lease what {@link #acquire(LockRequest)} granted
+	 * @return a stage with the fencing token, at least 1 and strictly greater than every
+	 * token issued before for the key; with 0 when the lease no longer owns the lock; or
+	 * failed with a {@link LockStoreException} when the store does not answer
+	 */
+	CompletionStage<Long> fencingToken(LockLease lease);
+
+	/**
 	 * Completes when the lock on the key may have become free — its holder released it — or
 	 * at the latest after {@code maxWait}, whichever comes first; never completes
 	 * exceptionally. The caller then tries to acquire again.

@@ -97,6 +97,11 @@ class AdviceOrderTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.delegate.fencingToken(lease);
+		}
+
+		@Override
 		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
 			this.calls.add("acquire " + request.key());
 			return this.delegate.acquire(request)

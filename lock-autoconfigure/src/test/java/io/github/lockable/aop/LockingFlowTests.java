@@ -210,6 +210,11 @@ class LockingFlowTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.memory.fencingToken(lease);
+		}
+
+		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			return this.answers.thenCompose((ignored) -> this.down
 					? CompletableFuture.completedFuture(

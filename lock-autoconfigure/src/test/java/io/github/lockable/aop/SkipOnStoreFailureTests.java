@@ -186,6 +186,11 @@ class SkipOnStoreFailureTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(lease.fencingToken());
+		}
+
+		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			this.attempts.incrementAndGet();
 			LockStoreException failure = new LockStoreException("Connection refused", "UNREACHABLE", null);

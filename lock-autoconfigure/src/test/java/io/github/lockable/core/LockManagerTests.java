@@ -133,6 +133,11 @@ class LockManagerTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.delegate.fencingToken(lease);
+		}
+
+		@Override
 		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
 			return this.delegate.acquire(request).thenApply((result) -> (result instanceof AcquireResult.Acquired acquired)
 					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease())) : result);

@@ -236,6 +236,11 @@ class LockRenewalTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.store.fencingToken(lease);
+		}
+
+		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			return this.store.acquire(request);
 		}

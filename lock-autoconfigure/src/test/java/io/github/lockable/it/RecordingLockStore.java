@@ -40,6 +40,11 @@ public class RecordingLockStore implements LockStore {
 	}
 
 	@Override
+	public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+		return this.delegate.fencingToken(lease);
+	}
+
+	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
 		this.events.add("acquire " + request.key()
 				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));

@@ -289,6 +289,11 @@ class ScheduledJobTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(lease.fencingToken());
+		}
+
+		@Override
 		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
 			this.attempts.incrementAndGet();
 			return java.util.concurrent.CompletableFuture.completedFuture(new AcquireResult.Failed(

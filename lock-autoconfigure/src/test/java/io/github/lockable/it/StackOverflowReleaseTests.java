@@ -174,6 +174,11 @@ class StackOverflowReleaseTests {
 		}
 
 		@Override
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.memory.fencingToken(lease);
+		}
+
+		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			long requested = System.nanoTime();
 			AcquireResult result = Stages.join(this.memory.acquire(request));

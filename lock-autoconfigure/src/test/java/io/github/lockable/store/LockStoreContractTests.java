@@ -2,6 +2,7 @@ package io.github.lockable.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletionStage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -58,7 +59,7 @@ public abstract class LockStoreContractTests {
 	}
 
 	protected AcquireResult.Acquired acquired(String key, Duration ttl) {
-		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl)));
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl, true)));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return (AcquireResult.Acquired) result;
 	}
@@ -262,7 +263,7 @@ public abstract class LockStoreContractTests {
 	private LockHandle awaitAcquired(String key) {
 		AtomicReference<LockHandle> next = new AtomicReference<>();
 		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-			if (Stages.join(store().acquire(new LockRequest(key, LONG_TTL))) instanceof AcquireResult.Acquired acquired) {
+			if (Stages.join(store().acquire(new LockRequest(key, LONG_TTL, true))) instanceof AcquireResult.Acquired acquired) {
 				next.set(acquired.handle());
 			}
 			return next.get() != null;
@@ -271,7 +272,7 @@ public abstract class LockStoreContractTests {
 	}
 
 	private LockHandle acquiredAsync(String key) {
-		AcquireResult result = store().acquire(new LockRequest(key, LONG_TTL)).toCompletableFuture().join();
+		AcquireResult result = store().acquire(new LockRequest(key, LONG_TTL, true)).toCompletableFuture().join();
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return ((AcquireResult.Acquired) result).handle();
 	}
@@ -336,6 +337,49 @@ public abstract class LockStoreContractTests {
 		assertThat(store().release(handle.lease()).toCompletableFuture().join())
 			.isEqualTo(ReleaseResult.NOT_OWNER);
 		Stages.join(acquired(key("async"), LONG_TTL).handle().release());
+	}
+
+	@Test
+	void fencingTokenAskedForLaterIsGreaterThanEveryEarlierToken() {
+		LockHandle first = acquired(key("fence-later"), LONG_TTL).handle();
+		long previous = first.lease().fencingToken();
+		Stages.join(first.release());
+		for (int i = 0; i < 3; i++) {
+			LockHandle handle = plainAcquired(key("fence-later"), LONG_TTL);
+			long token = Stages.join(handle.fencingToken());
+			assertThat(token).isGreaterThan(previous);
+			previous = token;
+			Stages.join(handle.release());
+		}
+		LockHandle last = acquired(key("fence-later"), LONG_TTL).handle();
+		assertThat(last.lease().fencingToken()).isGreaterThan(previous);
+		Stages.join(last.release());
+	}
+
+	@Test
+	void fencingTokenAskedForTwiceIsIssuedOnce() {
+		LockHandle handle = plainAcquired(key("fence-twice"), LONG_TTL);
+		CompletionStage<Long> asked = handle.fencingToken();
+		assertThat(handle.fencingToken()).as("concurrent askers share one stage").isSameAs(asked);
+		long token = Stages.join(asked);
+		assertThat(token).isPositive();
+		assertThat(Stages.join(handle.fencingToken())).isEqualTo(token);
+		Stages.join(handle.release());
+	}
+
+	@Test
+	void fencingTokenAskedForAfterTheLockWasLostIsRefused() {
+		LockHandle late = plainAcquired(key("fence-lost"), Duration.ofMillis(150));
+		LockHandle next = awaitAcquired(key("fence-lost"));
+		assertThat(Stages.join(late.fencingToken())).as("no token for a lock no longer held").isZero();
+		assertThat(Stages.join(next.fencingToken())).isPositive();
+		Stages.join(next.release());
+	}
+
+	private LockHandle plainAcquired(String key, Duration ttl) {
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl)));
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).handle();
 	}
 
 	@Test

@@ -238,6 +238,25 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
+	/**
+	 * The token recorded in the lock file at the acquire, while the lease still owns the
+	 * lock; read on the caller's thread, as the other operations are.
+	 */
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		LockFileName name = LockFileName.of(lease.key());
+		try {
+			return CompletableFuture.completedFuture(run("fencingToken", lease.key(), name, (directory) -> {
+				boolean owned = directory.files().read(name.lockFile(directory.path())) instanceof Present present
+						&& present.metadata().isOwnedBy(lease.token()) && !present.metadata().isExpired(now());
+				return owned ? lease.fencingToken() : 0L;
+			}));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
 	private <T> CompletionStage<T> submit(String operation, String key, Supplier<T> work,
 			@Nullable Function<LockStoreException, T> refusedResult) {
 		CompletableFuture<T> result = new CompletableFuture<>();

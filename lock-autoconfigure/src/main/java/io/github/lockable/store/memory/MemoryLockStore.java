@@ -154,6 +154,17 @@ public final class MemoryLockStore implements LockStore {
 	}
 
 	/**
+	 * The token issued in the acquire, while the lease still owns the lock.
+	 */
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		Entry current = this.locks.get(lease.key());
+		boolean owned = current != null && current.token.equals(lease.token())
+				&& !current.isExpired(this.nanoClock.getAsLong());
+		return CompletableFuture.completedFuture(owned ? current.fencingToken : 0L);
+	}
+
+	/**
 	 * Number of keys currently held, expired ones not yet swept included.
 	 * @return the number of entries
 	 */

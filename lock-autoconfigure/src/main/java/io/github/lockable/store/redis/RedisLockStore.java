@@ -13,11 +13,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,9 +39,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * A {@link LockStore} on Redis (standalone, Sentinel or Cluster), through the application's
  * {@link LettuceConnectionFactory}.
  * <p>
- * A lock is one string key holding the owner's random token, with a PX expiry. Acquire and
- * release are one round trip each: a Lua script run by EVALSHA, falling back to EVAL when
- * the server answers NOSCRIPT (after a restart or SCRIPT FLUSH). The store talks to
+ * A lock is one string key holding the owner's random token, with a PX expiry. Acquire is
+ * the plain {@code SET key token NX PX ttl} (a refused one asks a script for the holder's
+ * TTL), release one round trip: a Lua script run by EVALSHA, falling back to EVAL when the
+ * server answers NOSCRIPT (after a restart or SCRIPT FLUSH). The store talks to
  * Lettuce's asynchronous API on the factory's shared native connection, with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
@@ -58,8 +59,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * keys of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag
  * equal to the whole lock key puts them in the lock key's slot.
  * <p>
- * <b>Fencing tokens.</b> The acquire script increments a counter in the same round trip and
- * returns it as the lease's {@link LockLease#fencingToken() fencing token}. There is one
+ * <b>Fencing tokens.</b> A fencing token is issued owner-checked, by a script that
+ * increments a counter only while the lock still holds the caller's token: when it is first
+ * asked for ({@link #fencingToken(LockLease)}), or in the acquire's round trip when the
+ * request asks for it up front ({@link LockRequest#withFencingToken()}). There is one
  * counter per Redis Cluster slot, named {@code lockable:fence:{<tag>}}, where {@code <tag>}
  * is a string of one to three characters chosen so that the counter is in that slot; every
  * lock key of the slot shares it. So at most 16,384 counters ever exist, however many
@@ -173,23 +176,43 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
-		byte[][] args = { tokenBytes, encode(request.ttl().toMillis()) };
 		long requested = System.nanoTime();
 		CompletableFuture<AcquireResult> acquired;
 		if (this.replicasToAck > 0) {
 			long deadline = requested + this.timeoutNanos;
-			acquired = execute(this.acquiring, (connection) -> this.<Long>send(connection, LockScript.ACQUIRE,
-					acquireKeys(key), args)
-				.thenCompose((answer) -> (answer > 0)
-						? awaitReplicas(connection, deadline, key, tokenBytes,
-								() -> acquireResult(request, token, requested, answer))
-						: CompletableFuture.completedFuture(acquireResult(request, token, requested, answer))));
+			acquired = execute(this.acquiring, (connection) -> send(connection, request, token, tokenBytes, requested)
+				.thenCompose((result) -> (result instanceof AcquireResult.Acquired)
+						? awaitReplicas(connection, deadline, key, tokenBytes, result)
+						: CompletableFuture.completedFuture(result)));
 		}
 		else {
-			acquired = this.<Long>execute(LockScript.ACQUIRE, acquireKeys(key), args)
-				.thenApply((answer) -> acquireResult(request, token, requested, answer));
+			acquired = execute(this.connections, (connection) -> send(connection, request, token, tokenBytes, requested));
 		}
 		return acquired.exceptionally((ex) -> failedAcquire(storeException(ex), key, tokenBytes));
+	}
+
+	/**
+	 * Sends the acquire: the plain {@code SET key token NX PX ttl}, unless the request asks
+	 * for its fencing token up front, which {@link LockScript#ACQUIRE} issues in the same
+	 * round trip. A refused SET runs that script in a second round trip, for the holder's
+	 * remaining TTL, and to take over a lock that already holds this very token (a SET that
+	 * Lettuce sent again after a reconnect, whose first answer was lost).
+	 */
+	private CompletableFuture<AcquireResult> send(NativeConnection connection, LockRequest request, String token,
+			byte[] tokenBytes, long requested) {
+		byte[] key = encode(request.key());
+		byte[] ttl = encode(request.ttl().toMillis());
+		if (request.withFencingToken()) {
+			return this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key), new byte[][] { tokenBytes, ttl })
+				.thenApply((answer) -> acquireResult(request, token, requested, answer));
+		}
+		return connection.commands()
+			.set(key, tokenBytes, SetArgs.Builder.nx().px(request.ttl().toMillis()))
+			.toCompletableFuture()
+			.thenCompose((ok) -> (ok != null)
+					? CompletableFuture.completedFuture(acquired(request, token, requested, 0))
+					: this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key), new byte[][] { tokenBytes, ttl })
+						.thenApply((answer) -> acquireResult(request, token, requested, answer)));
 	}
 
 	/**
@@ -198,7 +221,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * of the connection it runs on, so the acquire runs on the store's own connection.
 	 */
 	private CompletableFuture<AcquireResult> awaitReplicas(NativeConnection connection, long deadline, byte[] key,
-			byte[] token, Supplier<AcquireResult> acquired) {
+			byte[] token, AcquireResult acquired) {
 		long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
 		// Redis notices a WAIT's timeout on its event loop's next tick (1/hz, 100ms by default),
 		// so the reserve for the delete covers a late tick and a round trip.
@@ -210,7 +233,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			.toCompletableFuture()
 			.thenCompose((acknowledged) -> {
 				if (acknowledged >= this.replicasToAck) {
-					return CompletableFuture.completedFuture(acquired.get());
+					return CompletableFuture.completedFuture(acquired);
 				}
 				LockStoreException failure = new LockStoreException("Only " + acknowledged + " of the "
 						+ this.replicasToAck + " replicas lockable.redis.replicas-to-ack asks for acknowledged the lock "
@@ -230,11 +253,15 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 */
 	private AcquireResult acquireResult(LockRequest request, String token, long requested, long answer) {
 		if (answer > 0) {
-			LockLease lease = new LockLease(request.key(), token, answer, Instant.now(), request.ttl());
-			return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
+			return acquired(request, token, requested, answer);
 		}
 		long pttl = -2 - answer;
 		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);
+	}
+
+	private AcquireResult acquired(LockRequest request, String token, long requested, long fencingToken) {
+		LockLease lease = new LockLease(request.key(), token, fencingToken, Instant.now(), request.ttl());
+		return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 	}
 
 	/**
@@ -333,6 +360,18 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		return this.<Long>execute(LockScript.EXTEND, new byte[][] { encode(lease.key()) },
 				new byte[][] { encode(lease.token()), encodeExtension(ttl) })
 			.thenApply(this::extended);
+	}
+
+	/**
+	 * The token issued in the acquire, or, for a lease acquired by the plain SET, one issued
+	 * now by {@link LockScript#FENCE}, only while the lease's token still holds the lock.
+	 */
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		if (lease.fencingToken() > 0) {
+			return CompletableFuture.completedFuture(lease.fencingToken());
+		}
+		return execute(LockScript.FENCE, acquireKeys(encode(lease.key())), new byte[][] { encode(lease.token()) });
 	}
 
 	private static byte[] encodeExtension(Duration ttl) {

@@ -83,7 +83,7 @@ class RedisClusterReshardTests {
 				clients.add(CompletableFuture.runAsync(() -> {
 					while (!stop.get()) {
 						int k = ThreadLocalRandom.current().nextInt(keys.size());
-						AcquireResult result = Stages.join(store.acquire(new LockRequest(keys.get(k), TTL)));
+						AcquireResult result = Stages.join(store.acquire(new LockRequest(keys.get(k), TTL, true)));
 						if (result instanceof AcquireResult.Acquired lock) {
 							if (inside.incrementAndGet(k) > 1) {
 								doubled.incrementAndGet();

@@ -79,7 +79,7 @@ class RedisLockHolderKilledTests {
 			List<Long> refusedAt = new ArrayList<>();
 			AcquireResult[] acquired = new AcquireResult[1];
 			await().atMost(TTL.plusSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> {
-				AcquireResult result = Stages.join(store.acquire(new LockRequest(KEY, TTL)));
+				AcquireResult result = Stages.join(store.acquire(new LockRequest(KEY, TTL, true)));
 				if (result instanceof AcquireResult.Held) {
 					refusedAt.add(System.nanoTime());
 					return false;

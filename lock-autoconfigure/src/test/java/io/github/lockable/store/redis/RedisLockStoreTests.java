@@ -2,6 +2,8 @@ package io.github.lockable.store.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -113,7 +115,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 		redis.commands().scriptFlush();
 		assertThat(again.release().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
 		redis.commands().scriptFlush();
-		assertThat(store.acquire(new LockRequest(key("noscript"), LONG_TTL)).toCompletableFuture().join())
+		assertThat(store.acquire(new LockRequest(key("noscript"), LONG_TTL, true)).toCompletableFuture().join())
 			.isInstanceOf(AcquireResult.Acquired.class);
 		assertThat(redis.commands().scriptExists(LockScript.ACQUIRE.sha1())).containsExactly(true);
 	}
@@ -237,6 +239,29 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
+	void plainAcquireSendsSetNxPxAndNoScript() {
+		String key = key("plain");
+		Stages.join(acquired(key, LONG_TTL).handle().release());
+		long setsBefore = calls("set");
+		long scriptsBefore = calls("evalsha") + calls("eval");
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key, LONG_TTL))))
+			.handle();
+		assertThat(calls("set")).isEqualTo(setsBefore + 1);
+		assertThat(calls("evalsha") + calls("eval")).isEqualTo(scriptsBefore);
+		assertThat(redis.commands().pttl(key)).isPositive();
+		assertThat(handle.lease().fencingToken()).as("issued when first asked for").isZero();
+		assertThat(Stages.join(handle.fencingToken())).isPositive();
+		Stages.join(handle.release());
+	}
+
+	/** Calls of a command the server counted, from {@code INFO commandstats}. */
+	private static long calls(String command) {
+		Matcher matcher = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)")
+			.matcher(redis.commands().info("commandstats"));
+		return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+	}
+
+	@Test
 	void fencingTokensKeepIncreasingAfterScriptFlush() {
 		long first = acquired(key("fence-noscript"), LONG_TTL).handle().lease().fencingToken();
 		redis.commands().del(key("fence-noscript"));
@@ -245,7 +270,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 		assertThat(second.lease().fencingToken()).isGreaterThan(first);
 		Stages.join(second.release());
 		redis.commands().scriptFlush();
-		AcquireResult third = store.acquire(new LockRequest(key("fence-noscript"), LONG_TTL))
+		AcquireResult third = store.acquire(new LockRequest(key("fence-noscript"), LONG_TTL, true))
 			.toCompletableFuture()
 			.join();
 		assertThat(third).isInstanceOf(AcquireResult.Acquired.class);
