@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -54,8 +55,8 @@ import org.springframework.context.annotation.Bean;
  * named resolver, side by side with the same lock cycle on raw Lettuce.
  * <ul>
  * <li>{@code redis}: proxy + resolver + Redis store; compare with
- * {@code RedisStoreBenchmark.rawLettuceScripts} or {@link #rawLettuce} (same server, same
- * scripts);</li>
+ * {@link #rawLettuce}, the plain {@code SET NX PX} and the store's release script on the
+ * same server;</li>
  * <li>{@code noIoStore}: proxy + resolver + lock manager on a store that answers without
  * I/O; minus {@link #direct} it is Lockable's own CPU per call, apart from the store's
  * client;</li>
@@ -178,10 +179,8 @@ public class LockablePathBenchmark {
 	public Long rawLettuce(Application application, ThreadItem thread) {
 		byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
 		byte[][] keys = { thread.key };
-		Long acquired = application.raw.evalsha(application.acquireSha, ScriptOutputType.INTEGER,
-				thread.acquireKeys, token, "30000".getBytes(StandardCharsets.US_ASCII));
-		if (acquired <= 0) {
-			throw new IllegalStateException("Expected the lock, got " + acquired);
+		if (application.raw.set(thread.key, token, SetArgs.Builder.nx().px(30_000)) == null) {
+			throw new IllegalStateException("Expected the lock");
 		}
 		int result = application.target.work(new String(thread.key, StandardCharsets.UTF_8));
 		Long released = application.raw.evalsha(application.releaseSha, ScriptOutputType.INTEGER, keys, token);
