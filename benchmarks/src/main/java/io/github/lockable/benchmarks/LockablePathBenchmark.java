@@ -100,8 +100,6 @@ public class LockablePathBenchmark {
 
 		RedisCommands<byte[], byte[]> raw;
 
-		String acquireSha;
-
 		String releaseSha;
 
 		final AtomicInteger threads = new AtomicInteger();
@@ -134,7 +132,6 @@ public class LockablePathBenchmark {
 			this.client = RedisClient.create(RedisURI.create(redis.url()));
 			this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 			this.raw = this.connection.sync();
-			this.acquireSha = this.raw.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
 			this.releaseSha = this.raw.scriptLoad(RedisStoreBenchmark.RELEASE.getBytes(StandardCharsets.UTF_8));
 		}
 
@@ -154,13 +151,10 @@ public class LockablePathBenchmark {
 
 		byte[] key;
 
-		byte[][] acquireKeys;
-
 		@Setup(Level.Trial)
 		public void assign(Application application) {
 			this.item = "item-" + application.threads.incrementAndGet();
 			this.key = ("lock:item:" + this.item).getBytes(StandardCharsets.UTF_8);
-			this.acquireKeys = RawLettuceContender.acquireKeys("lock:item:" + this.item);
 		}
 
 	}
