@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,17 +59,6 @@ class FileLockStoreStartupTests {
 		Path locks = this.temp.resolve("locks");
 		this.runner.withPropertyValues("lockable.file.directory=" + locks)
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(FileLockStore.class));
-	}
-
-	@Test
-	void storeIsClosedWithTheContext() {
-		AtomicReference<CompletableFuture<Void>> waiter = new AtomicReference<>();
-		this.runner.withPropertyValues("lockable.file.directory=" + this.temp.resolve("locks"))
-			.run((context) -> waiter.set(context.getBean(FileLockStore.class)
-				.awaitRelease("job", Duration.ofHours(1))
-				.toCompletableFuture()));
-		// Closing the store wakes its waiters.
-		assertThat(waiter.get()).isDone();
 	}
 
 }
