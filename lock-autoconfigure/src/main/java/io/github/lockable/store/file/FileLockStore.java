@@ -6,8 +6,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
@@ -20,50 +18,31 @@ import io.github.lockable.store.ReleaseWaiters;
 
 /**
  * A {@link LockStore} of lock files in one directory, for several processes on one host
- * (cron jobs, two instances of an application, a command line tool) without a server. Not
- * for several hosts, not even on a shared network file system, where OS file locks and
- * hard links are not to be relied on: use the Redis store there.
+ * (cron jobs, two instances of an application, a command line tool) without a server; not
+ * for several hosts, not even on a network file system: use the Redis store there.
  * <p>
- * <b>Files.</b> A lock is a file {@code <name>.lock}, the key with every byte outside
- * {@code [A-Za-z0-9._-]} percent-encoded and a long one shortened with its SHA-256, so no
- * key can name a file outside the directory. It holds metadata only: the key
- * ({@code job}), the holder's pid, host and process start, when the lock was taken and
- * when it expires, the application version if known, the fencing token and the owner's
- * token; never data of the locked call. The directory is created if missing, and
- * everything the store creates is owner-only where the file system has POSIX permissions.
- * A directory another user could tamper with (owned by another user, writable by group or
- * others, or reached through another user's symbolic link) is refused when the store is
- * created, with an {@link UnsafeLockDirectoryException}, or later by every call with the
- * code {@code UNSAFE_DIRECTORY}.
+ * A lock is a file {@code <name>.lock} (see {@link LockFileName}: no key names a file
+ * outside the directory) holding metadata only: the key ({@code job}), the holder's pid,
+ * host and process start, when the lock was taken and expires, the application version,
+ * the fencing token and the owner's token. It is published atomically and exclusively
+ * (see {@link LockFiles}), held until its TTL runs out on the wall clock or its holder is
+ * known to be dead (see {@link ProcessIdentity}), and every step that reads it and acts on
+ * it runs under the directory's {@link LockGuard}, so a release or extend changes only a
+ * lock file that holds the caller's token. Fencing tokens come from one
+ * {@link FencingCounter} per directory. Everything the store creates is owner-only; a
+ * directory another user could tamper with is refused (see {@link DirectorySafety}) when
+ * the store is created, with an {@link UnsafeLockDirectoryException}, and later by every
+ * call with the code {@code UNSAFE_DIRECTORY}.
  * <p>
- * <b>Acquire.</b> A new lock is written to a temporary file and published with a hard link,
- * atomic and exclusive. A live lock answers {@link AcquireResult.Held}; a stale one is
- * replaced with an atomic rename. A lock is stale once its TTL has run out (on the wall
- * clock), or at once when its holder is known to be dead (see {@link ProcessIdentity});
- * an unparsable file counts as held for one TTL of the request from its last change.
- * Every step that reads a lock file and acts on it runs under the directory's
- * {@link LockGuard}, so two processes that find the same stale lock take turns, and a
- * release or extend changes only a lock file that holds the caller's token.
- * <p>
- * <b>Fencing tokens</b> come from one counter for the directory, the file
- * {@value FencingCounter#FILE_NAME}, forced to disk before the lock that carries the
- * token is published: a token is greater than every one issued before in the directory,
- * also across restarts. Deleting the file, or the directory, starts the tokens again at 1.
- * <p>
- * <b>Failures.</b> A failed file operation gives {@link AcquireResult.Failed}, or a
- * {@link LockStoreException} from release and extend, whose code names it by its exception
- * type ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or is {@code STORE_ERROR};
- * {@code TIMEOUT} when the guard stayed taken for the store's timeout. Every call blocks
- * for microseconds (an acquire also for forcing the counter to disk), at most for that
- * timeout.
- * <p>
- * <b>Waiting.</b> Another process's release cannot be seen without reading the file, so
- * {@link #awaitRelease(String, Duration)} polls, with a backoff from 5ms to 200ms per key
- * (see {@link PollBackoff}), or completes at once when this JVM releases the key.
+ * A failed file operation gives {@link AcquireResult.Failed}, or a
+ * {@link LockStoreException} from release and extend, coded by the exception's type
+ * ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or {@code STORE_ERROR};
+ * {@code TIMEOUT} when the guard stayed taken for the store's timeout. Every call blocks for
+ * microseconds (an acquire also for forcing the counter to disk), at most that timeout.
+ * Another process's release is seen only by reading the file, so
+ * {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
  */
 public final class FileLockStore implements LockStore, AutoCloseable {
-
-	private static final Logger logger = LoggerFactory.getLogger(FileLockStore.class);
 
 	private final Path directory;
 
@@ -75,7 +54,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 
 	/**
 	 * Creates a store of lock files in a directory, created when first needed.
-	 * @param directory the lock directory; never a directory that anything else cleans up
+	 * @param directory the lock directory; never one that anything else cleans up
 	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory) {
@@ -83,22 +62,15 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * Creates a store of lock files in a directory, created when first needed.
-	 * @param directory the lock directory; never a directory that anything else cleans up
-	 * @param version the application version written into lock files, or {@code null}
-	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
+	 * As {@link #FileLockStore(Path)}, with the application version written into lock files.
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
 		this(directory, version, FileStoreOptions.defaults());
 	}
 
 	/**
-	 * Creates a store of lock files in a directory, created when first needed.
-	 * @param directory the lock directory; never a directory that anything else cleans up
-	 * @param version the application version written into lock files, or {@code null}
-	 * @param timeout longest wait for the guard of the directory, after which a call fails
-	 * with {@code TIMEOUT}
-	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
+	 * As {@link #FileLockStore(Path, String)}, with the longest wait for the guard of the
+	 * directory, after which a call fails with {@code TIMEOUT}.
 	 */
 	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
 		this(directory, version, new FileStoreOptions(FileStoreOptions.defaults().clock(), true, timeout, true,
@@ -107,13 +79,6 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 
 	FileLockStore(Path directory, @Nullable String version, FileStoreOptions options) {
 		this.directory = Objects.requireNonNull(directory, "directory must not be null").toAbsolutePath().normalize();
-		try {
-			// what cannot be read yet is checked again by the first call, which prepares the directory
-			DirectorySafety.check(this.directory);
-		}
-		catch (java.io.IOException ex) {
-			logger.debug("Could not check lock directory {} yet", this.directory, ex);
-		}
 		this.steps = new LockFileSteps(this.directory, version, Objects.requireNonNull(options, "options"));
 	}
 
@@ -123,8 +88,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * Checks the lock directory now: that it exists, is a writable directory, and that no
-	 * other user could tamper with it, as at startup.
+	 * Checks the lock directory now, as at startup, and that it is a writable directory.
 	 * @return what the check found
 	 */
 	public LockDirectoryStatus checkDirectory() {
@@ -165,8 +129,7 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 
 	/**
 	 * Completes after the key's next {@link PollBackoff backoff}, when this JVM releases the
-	 * key, or after {@code maxWait}, whichever comes first. A release by another process is
-	 * seen by the caller's next acquire.
+	 * key, or after {@code maxWait}, whichever comes first.
 	 */
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {

@@ -19,6 +19,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
@@ -54,10 +55,20 @@ final class LockFileSteps {
 
 	private volatile @Nullable LockFiles prepared;
 
+	/**
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
+	 */
 	LockFileSteps(Path directory, @Nullable String version, FileStoreOptions options) {
 		this.directory = directory;
 		this.version = version;
 		this.options = options;
+		try {
+			// what cannot be read yet is checked again by the first call, which prepares the directory
+			DirectorySafety.check(directory);
+		}
+		catch (IOException ex) {
+			logger.debug("Could not check lock directory {} yet", directory, ex);
+		}
 	}
 
 	/**
@@ -123,19 +134,18 @@ final class LockFileSteps {
 	}
 
 	private void logReclaim(String key, LockFileState state, Instant now) {
-		if (!(state instanceof Present present)) {
-			logger.warn("Replaced the unreadable lock file of '{}', last modified {}", key,
-					((Unreadable) state).modified());
-		}
-		else if (present.metadata().isExpired(now)) {
-			logger.info("Reclaimed the lock '{}' of pid {} on {}, expired {}ms ago", key,
-					present.metadata().holder().pid(), present.metadata().holder().host(),
-					Duration.between(present.metadata().expiresAt(), now).toMillis());
+		if (state instanceof Present present) {
+			ProcessIdentity holder = present.metadata().holder();
+			boolean expired = present.metadata().isExpired(now);
+			logger.atLevel(expired ? Level.INFO : Level.WARN)
+				.log("Reclaimed the lock '{}' of pid {} on {}: {}ms after {}", key, holder.pid(), holder.host(),
+						Duration.between(expired ? present.metadata().expiresAt() : present.metadata().startedAt(), now)
+							.toMillis(),
+						expired ? "it expired" : "it was taken, by a process that ended without releasing it");
 		}
 		else {
-			logger.warn("Reclaimed the lock '{}' of pid {} on {}: that process ended without releasing it, {}ms after "
-					+ "it took the lock", key, present.metadata().holder().pid(), present.metadata().holder().host(),
-					present.metadata().age(now).toMillis());
+			logger.warn("Replaced the unreadable lock file of '{}', last modified {}", key,
+					((Unreadable) state).modified());
 		}
 	}
 
@@ -178,20 +188,19 @@ final class LockFileSteps {
 	 * Runs a step under the guard, in the prepared directory; if the directory vanished
 	 * (deleted by hand or by a cleaner), prepares it again and retries once.
 	 */
-	private <T> T run(String operation, String key, Step<T> step) {
+	private <T> T run(String operation, String key, LockGuard.Step<T> step) {
 		long timeout = this.options.guardTimeout().toNanos();
 		try {
 			LockFiles files = files();
 			try {
-				return LockGuard.call(files.path(), timeout, () -> step.run(files));
+				return LockGuard.call(files, timeout, step);
 			}
 			catch (NoSuchFileException ex) {
 				if (Files.isDirectory(files.path())) {
 					throw ex;
 				}
 				this.prepared = null;
-				LockFiles again = files();
-				return LockGuard.call(again.path(), timeout, () -> step.run(again));
+				return LockGuard.call(files(), timeout, step);
 			}
 		}
 		catch (IOException ex) {
@@ -231,16 +240,6 @@ final class LockFileSteps {
 
 	private Instant now() {
 		return this.options.clock().instant().truncatedTo(ChronoUnit.MILLIS);
-	}
-
-	/**
-	 * One step on lock files, run under the guard.
-	 */
-	@FunctionalInterface
-	private interface Step<T> {
-
-		T run(LockFiles files) throws IOException;
-
 	}
 
 }

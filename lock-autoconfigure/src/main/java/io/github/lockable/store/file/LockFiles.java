@@ -146,15 +146,11 @@ final class LockFiles {
 
 	LockFileState read(Path lock) throws IOException {
 		byte[] content;
-		try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-			if (channel.size() > MAX_SIZE) {
+		try {
+			if (Files.size(lock) > MAX_SIZE) {
 				return unreadable(lock);
 			}
-			ByteBuffer buffer = ByteBuffer.allocate((int) channel.size());
-			while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-				// read to the end
-			}
-			content = buffer.array();
+			content = Files.readAllBytes(lock);
 		}
 		catch (NoSuchFileException ex) {
 			return LockFileState.Missing.INSTANCE;

@@ -21,19 +21,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The short critical section of a lock directory, among all threads and processes of the
- * host: reading a lock file and acting on it (create, reclaim, release, extend, draw a
- * fencing token) is one step. An OS lock on the guard file {@value #FILE_NAME}, which the
- * kernel drops when a process dies, plus a lock inside the JVM, since OS locks belong to
- * the process. One guard for the whole directory, not one per key: every acquire draws its
- * token from the one fencing counter anyway, and the directory holds no guard file per
- * key ever used.
+ * The short critical section of a lock directory among all threads and processes of the
+ * host, so that reading a lock file and acting on it (create, reclaim, release, extend,
+ * draw a fencing token) is one step: an OS lock on the guard file {@value #FILE_NAME},
+ * which the kernel drops when a process dies, plus a lock inside the JVM, as OS locks
+ * belong to the process. One guard per directory, not per key: every acquire draws its
+ * token from the directory's one fencing counter anyway, and no guard file is left behind
+ * per key ever used.
  * <p>
- * The wait is bounded: the OS lock is polled with a pause growing to 1ms, as its holder
- * keeps it for microseconds unless it is stopped or stuck. The guard file is opened for
- * every step and closed after it, under the JVM lock, so closing it never drops another
- * thread's OS lock; a guard file replaced behind the store's back is noticed and opened
- * again. An interrupt does not cut a step short and is kept for the caller.
+ * The wait is bounded: the OS lock is polled with a pause growing to 1ms (its holder keeps
+ * it for microseconds unless stopped or stuck). The guard file is opened for each step and
+ * closed after it, under the JVM lock, so that closing it never drops another thread's OS
+ * lock; a guard file replaced behind the store's back is noticed by its file key and
+ * opened again. An interrupt neither cuts the wait short nor is lost.
  */
 final class LockGuard {
 
@@ -54,29 +54,26 @@ final class LockGuard {
 
 	/**
 	 * Runs a step while no other thread or process runs one in the directory.
-	 * @param directory the directory's real path
-	 * @param timeoutNanos longest wait for the guard
-	 * @param step what to do
-	 * @return the step's result
 	 * @throws GuardTimeoutException if the guard stayed taken for the whole timeout
 	 */
-	static <T> T call(Path directory, long timeoutNanos, Step<T> step) throws IOException, GuardTimeoutException {
+	static <T> T call(LockFiles files, long timeoutNanos, Step<T> step) throws IOException, GuardTimeoutException {
 		long deadline = System.nanoTime() + timeoutNanos;
 		boolean[] interrupted = { Thread.interrupted() };
-		ReentrantLock jvmLock = jvmLocks.computeIfAbsent(directory, (path) -> new ReentrantLock());
+		ReentrantLock jvmLock = jvmLocks.computeIfAbsent(files.path(), (path) -> new ReentrantLock());
 		try {
 			lockJvm(jvmLock, deadline, interrupted);
 			try {
-				Path file = directory.resolve(FILE_NAME);
+				Path file = files.path().resolve(FILE_NAME);
 				for (int attempt = 1; attempt <= 5; attempt++) {
-					// the path names the same file before opening and once locked: the channel has it
+					// the path names one file before opening and once locked: the channel has that file
 					Object before = fileKey(file);
-					FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE,
-							StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), FilePermissions.file(file));
+					FileChannel channel = FileChannel.open(file,
+							Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+							FilePermissions.file(file));
 					try {
-						lockFile(channel, deadline, interrupted);
+						lock(channel, deadline, interrupted);
 						if (before != MISSING && Objects.equals(before, fileKey(file))) {
-							return step.run();
+							return step.run(files);
 						}
 					}
 					finally {
@@ -90,7 +87,7 @@ final class LockGuard {
 			}
 		}
 		finally {
-			if (interrupted[0] || Thread.interrupted()) {
+			if (interrupted[0]) {
 				Thread.currentThread().interrupt();
 			}
 		}
@@ -111,10 +108,9 @@ final class LockGuard {
 		}
 	}
 
-	private static void lockFile(FileChannel channel, long deadline, boolean[] interrupted)
+	private static void lock(FileChannel channel, long deadline, boolean[] interrupted)
 			throws IOException, GuardTimeoutException {
-		long pause = 10_000;
-		while (true) {
+		for (long pause = 10_000;; pause = Math.min(pause * 2, MAX_PAUSE_NANOS)) {
 			try {
 				if (channel.tryLock() != null) {
 					return;
@@ -129,13 +125,12 @@ final class LockGuard {
 			}
 			LockSupport.parkNanos(Math.min(pause, remaining));
 			interrupted[0] |= Thread.interrupted();
-			pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
 		}
 	}
 
 	/**
-	 * Closes the channel, which releases its OS lock. Never throws: once a step changed a
-	 * lock file its caller must learn what it did, not a failure that contradicts the file.
+	 * Closes the channel, which releases its OS lock, and never throws: once a step changed
+	 * a lock file, its caller must learn what it did, not a failure that contradicts the file.
 	 */
 	private static void close(FileChannel channel) {
 		try {
@@ -157,12 +152,12 @@ final class LockGuard {
 	}
 
 	/**
-	 * A step on lock files, run under the guard.
+	 * A step on the lock files of a directory, run under its guard.
 	 */
 	@FunctionalInterface
 	interface Step<T> {
 
-		T run() throws IOException;
+		T run(LockFiles files) throws IOException;
 
 	}
 
