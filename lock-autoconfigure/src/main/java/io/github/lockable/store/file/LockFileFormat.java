@@ -105,28 +105,20 @@ final class LockFileFormat {
 	static LockMetadata read(String content) throws MalformedLockFileException {
 		Map<String, Object> fields = new Parser(content).object();
 		try {
-			ProcessIdentity holder = new ProcessIdentity(string(fields, "host", true), number(fields, "pid", true),
-					string(fields, "bootId", false), string(fields, "pidNamespace", false),
-					number(fields, "processStartTicks", false));
-			Long fencingToken = number(fields, "fencingToken", false);
-			return new LockMetadata(string(fields, "job", true), string(fields, "token", true),
-					(fencingToken != null) ? fencingToken : 0, holder,
-					Instant.parse(string(fields, "startedAt", true)), Instant.parse(string(fields, "expiresAt", true)),
-					string(fields, "version", false));
+			ProcessIdentity holder = new ProcessIdentity(value(fields, "host", String.class, true),
+					value(fields, "pid", Long.class, true), value(fields, "bootId", String.class, false),
+					value(fields, "pidNamespace", String.class, false),
+					value(fields, "processStartTicks", Long.class, false));
+			Long fencingToken = value(fields, "fencingToken", Long.class, false);
+			return new LockMetadata(value(fields, "job", String.class, true),
+					value(fields, "token", String.class, true), (fencingToken != null) ? fencingToken : 0, holder,
+					Instant.parse(value(fields, "startedAt", String.class, true)),
+					Instant.parse(value(fields, "expiresAt", String.class, true)),
+					value(fields, "version", String.class, false));
 		}
 		catch (DateTimeParseException ex) {
 			throw new MalformedLockFileException("Lock file has an invalid instant");
 		}
-	}
-
-	private static @Nullable String string(Map<String, Object> fields, String name, boolean required)
-			throws MalformedLockFileException {
-		return value(fields, name, String.class, required);
-	}
-
-	private static @Nullable Long number(Map<String, Object> fields, String name, boolean required)
-			throws MalformedLockFileException {
-		return value(fields, name, Long.class, required);
 	}
 
 	private static <T> @Nullable T value(Map<String, Object> fields, String name, Class<T> type, boolean required)
