@@ -4,16 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
-import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockRequest;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -63,19 +59,6 @@ class FileLockStoreStartupTests {
 		Path locks = this.temp.resolve("locks");
 		this.runner.withPropertyValues("lockable.file.directory=" + locks)
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(FileLockStore.class));
-	}
-
-	@Test
-	void storeIsClosedWithTheContext() {
-		AtomicReference<FileLockStore> store = new AtomicReference<>();
-		this.runner.withPropertyValues("lockable.file.directory=" + this.temp.resolve("locks"))
-			.run((context) -> store.set(context.getBean(FileLockStore.class)));
-		AcquireResult refused = store.get()
-			.acquireAsync(new LockRequest("job", Duration.ofSeconds(30)))
-			.toCompletableFuture()
-			.join();
-		assertThat(refused).isInstanceOfSatisfying(AcquireResult.Failed.class,
-				(failed) -> assertThat(failed.cause().getCode()).isEqualTo("CLOSED"));
 	}
 
 }
