@@ -61,7 +61,7 @@ final class StoreConnectionFactory extends LettuceConnectionFactory {
 		AbstractRedisClient client = startedClient();
 		if (client instanceof RedisClusterClient cluster) {
 			// Not through the provider, which loads the topology synchronously first.
-			return cluster.connectAsync(ByteArrayCodec.INSTANCE);
+			return topologyOf(cluster).thenCompose((loaded) -> cluster.connectAsync(ByteArrayCodec.INSTANCE));
 		}
 		return doCreateConnectionProvider(client, ByteArrayCodec.INSTANCE)
 			.getConnectionAsync(StatefulRedisConnection.class)
@@ -77,15 +77,23 @@ final class StoreConnectionFactory extends LettuceConnectionFactory {
 	synchronized CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
 		AbstractRedisClient client = startedClient();
 		if (client instanceof RedisClusterClient cluster) {
-			return cluster.connectPubSubAsync(StringCodec.UTF8).thenApply((connection) -> {
-				connection.setNodeMessagePropagation(true);
-				return (StatefulRedisPubSubConnection<String, String>) connection;
-			});
+			return topologyOf(cluster).thenCompose((loaded) -> cluster.connectPubSubAsync(StringCodec.UTF8))
+				.thenApply((connection) -> {
+					connection.setNodeMessagePropagation(true);
+					return (StatefulRedisPubSubConnection<String, String>) connection;
+				});
 		}
 		return doCreateConnectionProvider(client, StringCodec.UTF8)
 			.getConnectionAsync(StatefulRedisPubSubConnection.class)
 			.thenApply(StoreConnectionFactory::<String, String>pubSub)
 			.toCompletableFuture();
+	}
+
+	/**
+	 * Loads the Cluster's topology, which a connect needs first, without blocking.
+	 */
+	private static CompletableFuture<Void> topologyOf(RedisClusterClient cluster) {
+		return cluster.refreshPartitionsAsync().toCompletableFuture();
 	}
 
 	@SuppressWarnings("unchecked")
