@@ -22,7 +22,6 @@ import io.github.lockable.observation.LockExecutionObservationConvention;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -44,7 +43,7 @@ import org.springframework.util.function.SingletonSupplier;
 public class LockableAdvisor extends AbstractPointcutAdvisor
 		implements BeanFactoryAware, EnvironmentAware, SmartInitializingSingleton {
 
-	private final transient Pointcut pointcut = new AnnotationMatchingPointcut(null, Lockable.class, true);
+	private final transient Pointcut pointcut;
 
 	private final transient LockableMethods methods;
 
@@ -78,7 +77,9 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 			Supplier<Executor> continuations, Supplier<LockRenewals> renewals) {
 		SingletonSupplier<LockDefaults> lockDefaults = SingletonSupplier
 			.of(() -> new LockDefaults(defaultTtl.get(), defaultConflictPolicy.get(), storeFailure.get()));
-		this.methods = new LockableMethods(lockDefaults, SingletonSupplier.of(keys));
+		LockableAttributeSource attributes = new LockableAttributeSource();
+		this.pointcut = new LockablePointcut(attributes);
+		this.methods = new LockableMethods(attributes, lockDefaults, SingletonSupplier.of(keys));
 		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
 				() -> lockDefaults.obtain().storeFailure(), continuations, renewals, this::observationSettings));
 	}

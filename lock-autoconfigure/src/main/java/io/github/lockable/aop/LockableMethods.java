@@ -1,19 +1,13 @@
 package io.github.lockable.aop;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -22,25 +16,14 @@ import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
+import io.github.lockable.aop.LockableAttributeSource.LockableBean;
 import io.github.lockable.core.LockKeys;
 
-import org.springframework.aop.config.AopConfigUtils;
-import org.springframework.aop.framework.ProxyConfig;
-import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
-import org.springframework.aop.scope.ScopedProxyUtils;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
-import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.core.ResolvableType;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
@@ -52,10 +35,7 @@ import org.springframework.util.function.SingletonSupplier;
  */
 final class LockableMethods {
 
-	private static final String[] STREAMING_TYPES = { "org.reactivestreams.Publisher",
-			"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
-			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
-			"kotlinx.coroutines.flow.Flow" };
+	private final LockableAttributeSource attributes;
 
 	private final SingletonSupplier<LockDefaults> defaults;
 
@@ -73,7 +53,9 @@ final class LockableMethods {
 
 	private @Nullable Environment environment;
 
-	LockableMethods(SingletonSupplier<LockDefaults> defaults, SingletonSupplier<LockKeys> keys) {
+	LockableMethods(LockableAttributeSource attributes, SingletonSupplier<LockDefaults> defaults,
+			SingletonSupplier<LockKeys> keys) {
+		this.attributes = attributes;
 		this.defaults = defaults;
 		this.keys = keys;
 	}
@@ -96,32 +78,11 @@ final class LockableMethods {
 			return;
 		}
 		List<String> problems = new ArrayList<>();
-		Set<Class<?>> inspected = new HashSet<>();
-		for (String beanName : factory.getBeanNamesForType(Object.class, true, false)) {
-			if (ScopedProxyUtils.isScopedTarget(beanName)) {
-				continue;
-			}
-			Class<?> type;
-			try {
-				type = AutoProxyUtils.determineTargetClass(factory, beanName);
-			}
-			catch (RuntimeException ex) {
-				// An unresolvable type cannot declare a method we could advise.
-				continue;
-			}
-			if (type == null) {
-				continue;
-			}
-			Class<?> userClass = ClassUtils.getUserClass(type);
-			if (!inspected.add(userClass) || !AnnotationUtils.isCandidateClass(userClass, Lockable.class)) {
-				continue;
-			}
-			Map<Method, Lockable> annotated = MethodIntrospector.selectMethods(userClass,
-					(MethodIntrospector.MetadataLookup<Lockable>) (method) -> AnnotatedElementUtils
-						.findMergedAnnotation(method, Lockable.class));
-			boolean interfaceProxy = isInterfaceProxied(factory, beanName, userClass);
-			annotated.forEach((method, annotation) -> {
-				String unreachable = unreachable(method, interfaceProxy);
+		for (LockableBean bean : this.attributes.beans(factory)) {
+			Class<?> userClass = bean.userClass();
+			boolean interfaceProxy = UnreachableMethods.isInterfaceProxied(factory, bean.name(), userClass);
+			bean.methods().forEach((method, annotation) -> {
+				String unreachable = UnreachableMethods.why(method, interfaceProxy);
 				if (unreachable != null) {
 					problems.add(describe(method, userClass) + ": " + unreachable);
 				}
@@ -132,50 +93,11 @@ final class LockableMethods {
 					}
 				}
 			});
-			SelfInvocations.warnAbout(userClass, annotated.keySet());
+			SelfInvocations.warnAbout(userClass, bean.methods().keySet());
 		}
 		if (!problems.isEmpty()) {
 			throw new LockableConfigurationException(problems);
 		}
-	}
-
-	/**
-	 * Whether the bean's calls pass an interface (JDK) proxy, which also intercepts a final
-	 * method that implements an interface method. The bean's proxy decides when it exists;
-	 * for a bean not created yet, the auto-proxy creator's mode and the bean's interfaces.
-	 */
-	private static boolean isInterfaceProxied(ConfigurableListableBeanFactory factory, String beanName,
-			Class<?> userClass) {
-		Object bean = factory.containsSingleton(beanName) ? factory.getSingleton(beanName) : null;
-		if (bean != null && AopUtils.isAopProxy(bean)) {
-			return AopUtils.isJdkDynamicProxy(bean);
-		}
-		Object creator = factory.containsSingleton(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
-				? factory.getSingleton(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME) : null;
-		return creator instanceof ProxyConfig config && !config.isProxyTargetClass()
-				&& !(factory.containsBeanDefinition(beanName) && AutoProxyUtils.shouldProxyTargetClass(factory, beanName))
-				&& ClassUtils.getAllInterfacesForClass(userClass).length > 0;
-	}
-
-	/**
-	 * Why no proxy intercepts calls of the method, so that it would run unlocked; or
-	 * {@code null} when the proxy does.
-	 */
-	private static @Nullable String unreachable(Method method, boolean interfaceProxy) {
-		int modifiers = method.getModifiers();
-		if (Modifier.isStatic(modifiers)) {
-			return "is static, and no proxy intercepts a static method, so it would run without the lock; make it an "
-					+ "instance method and call it through the bean";
-		}
-		if (Modifier.isPrivate(modifiers)) {
-			return "is private, and no proxy intercepts a private method, so it would run without the lock; make it "
-					+ "public and call it through the bean";
-		}
-		if (Modifier.isFinal(modifiers) && !interfaceProxy) {
-			return "is final, and a class (CGLIB) proxy cannot override a final method, so it would run without the "
-					+ "lock; remove final (in Kotlin: make it open)";
-		}
-		return null;
 	}
 
 	/**
@@ -210,19 +132,13 @@ final class LockableMethods {
 
 	private LockableMethod lookUp(Method method, Class<?> targetClass) {
 		Class<?> userClass = ClassUtils.getUserClass(targetClass);
-		Method specific = ClassUtils.getMostSpecificMethod(method, userClass);
+		Method specific = LockableAttributeSource.specificMethod(method, userClass);
 		LockableMethod known = this.byMethod.get(specific);
-		if (known == null) {
-			known = this.byMethod.get(BridgeMethodResolver.findBridgedMethod(specific));
-		}
 		if (known != null) {
 			return known;
 		}
 		// A bean created after startup (a prototype, a lazy bean): check it now.
-		Lockable annotation = AnnotatedElementUtils.findMergedAnnotation(specific, Lockable.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, Lockable.class);
-		}
+		Lockable annotation = this.attributes.find(method, userClass);
 		if (annotation == null) {
 			throw new IllegalStateException("No @Lockable on " + method);
 		}
@@ -265,7 +181,7 @@ final class LockableMethods {
 				: duration("waitTime", annotation.waitTime(), 0, description, problems);
 		ConflictPolicy policy = (annotation.conflictPolicy() != ConflictPolicy.DEFAULT) ? annotation.conflictPolicy()
 				: this.defaults.obtain().conflictPolicy();
-		checkReturnType(method, policy, description, problems);
+		ReturnTypeRules.check(method, policy, description, problems);
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
@@ -316,93 +232,6 @@ final class LockableMethods {
 			return null;
 		}
 		return duration;
-	}
-
-	private void checkReturnType(Method method, ConflictPolicy policy, String description, List<String> problems) {
-		if (KotlinDetector.isSuspendingFunction(method)) {
-			checkSuspendingFunction(method, policy, description, problems);
-			return;
-		}
-		Class<?> returnType = method.getReturnType();
-		String streaming = streamingType(method);
-		if (streaming != null) {
-			problems.add(description + ": returns " + streaming + ", a stream that would hold the lock for its "
-					+ "whole life; lock the short command that starts the stream in a service method (or return a Mono) "
-					+ "and keep the stream itself outside the lock");
-		}
-		else if (Future.class.isAssignableFrom(returnType) && returnType != CompletableFuture.class
-				|| CompletionStage.class.isAssignableFrom(returnType) && returnType != CompletionStage.class
-						&& returnType != CompletableFuture.class) {
-			problems.add(description + ": returns " + returnType.getName() + "; a lock is held across asynchronous "
-					+ "work only for CompletableFuture, CompletionStage and Mono: declare one of those");
-		}
-		if (policy == ConflictPolicy.SKIP && returnType.isPrimitive() && returnType != void.class) {
-			problems.add(description + ": conflictPolicy SKIP needs a return value for a skipped call, but the "
-					+ "method returns " + returnType.getName() + "; return void, a wrapper type or Optional, or choose "
-					+ "another policy");
-		}
-	}
-
-	/**
-	 * Spring's proxies run a suspend function as a Mono, which needs
-	 * kotlinx-coroutines-reactor; its declared Java return type is Object, so its Kotlin
-	 * return type decides.
-	 */
-	private static void checkSuspendingFunction(Method method, ConflictPolicy policy, String description,
-			List<String> problems) {
-		MethodParameter returned = new MethodParameter(method, -1);
-		Class<?> returnType = returned.getParameterType();
-		if (isStreaming(returnType)) {
-			problems.add(description + ": is a suspend function returning " + returnType.getName()
-					+ ", a stream that would hold the lock for its whole life; lock a suspend function that returns "
-					+ "a single value and keep the stream outside the lock");
-		}
-		else if (!ReturnKind.COROUTINES_REACTOR_PRESENT) {
-			problems.add(description + ": is a suspend function; holding a lock across it needs "
-					+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor on the class path");
-		}
-		else if (policy == ConflictPolicy.SKIP && !returned.isOptional() && returnType != void.class
-				&& !returnType.getName().equals("kotlin.Unit")) {
-			problems.add(description + ": conflictPolicy SKIP returns null for a skipped call, but the suspend "
-					+ "function returns the non-null type " + returnType.getName() + "; make it nullable, return Unit, "
-					+ "or choose another policy");
-		}
-	}
-
-	private static @Nullable String streamingType(Method method) {
-		Class<?> returnType = method.getReturnType();
-		if (ReturnKind.of(method) == ReturnKind.MONO) {
-			return null;
-		}
-		if (isStreaming(returnType)) {
-			return returnType.getName();
-		}
-		if (returnType.getName().equals("org.springframework.http.ResponseEntity")) {
-			Class<?> body = ResolvableType.forMethodReturnType(method).getGeneric(0).resolve();
-			if (body != null && isStreaming(body)) {
-				return "ResponseEntity<" + body.getName() + ">";
-			}
-		}
-		return null;
-	}
-
-	private static boolean isStreaming(Class<?> type) {
-		for (String streamingType : STREAMING_TYPES) {
-			Class<?> candidate = loadIfPresent(streamingType, type.getClassLoader());
-			if (candidate != null && candidate.isAssignableFrom(type)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static @Nullable Class<?> loadIfPresent(String className, @Nullable ClassLoader classLoader) {
-		try {
-			return ClassUtils.forName(className, classLoader);
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return null;
-		}
 	}
 
 	private static String describe(Method method, Class<?> targetClass) {

@@ -37,7 +37,7 @@ class FileLockStoreConfiguration {
 			+ "/run/lock/<application> or /var/lib/<application>/locks, owned by the application's user, rwx------";
 
 	/**
-	 * The store; closed with the context, which stops its thread pool.
+	 * The store; closed with the context, which wakes its waiters.
 	 */
 	@Bean
 	@ConditionalOnMissingBean(LockStore.class)

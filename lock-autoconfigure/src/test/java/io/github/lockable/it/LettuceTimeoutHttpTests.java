@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.lockable.test.redis.ProcessRedisServer;
 
@@ -50,7 +50,9 @@ class LettuceTimeoutHttpTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(30);
 
-	private static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
+
+	@RegisterExtension
+	static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -62,18 +64,12 @@ class LettuceTimeoutHttpTests {
 
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
-		redis.registerConnectionPropertiesOf(registry);
+		redis.registerProperties(registry);
 	}
 
 	@AfterEach
-	void serverBack() {
+	void resetGate() {
 		this.gate.reset();
-		redis.recover();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		redis.close();
 	}
 
 	@Test

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +42,8 @@ class RedisDownAtStartupHttpTests {
 	private static final Duration BOUND = Duration.ofMillis(500 + 1500);
 
 	/** Not started: the port is chosen, nothing listens on it. */
-	private static final ProcessRedisServer redis = ProcessRedisServer.createDedicated();
+	@RegisterExtension
+	static final ProcessRedisServer redis = ProcessRedisServer.createDedicated();
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -54,12 +55,7 @@ class RedisDownAtStartupHttpTests {
 
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
-		redis.registerConnectionPropertiesOf(registry);
-	}
-
-	@AfterAll
-	static void stopServer() {
-		redis.close();
+		redis.registerProperties(registry);
 	}
 
 	@Test

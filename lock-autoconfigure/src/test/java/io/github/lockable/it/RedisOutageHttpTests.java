@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +58,9 @@ class RedisOutageHttpTests {
 
 	private static final int REQUESTS = 6;
 
-	private static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
+
+	@RegisterExtension
+	static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -70,18 +72,12 @@ class RedisOutageHttpTests {
 
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
-		redis.registerConnectionPropertiesOf(registry);
+		redis.registerProperties(registry);
 	}
 
 	@AfterEach
-	void serverBack() {
+	void resetGate() {
 		this.gate.reset();
-		redis.recover();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		redis.close();
 	}
 
 	@Test

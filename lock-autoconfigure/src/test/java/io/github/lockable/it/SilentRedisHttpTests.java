@@ -11,8 +11,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.lockable.test.redis.SilentRedisServer;
 
@@ -39,7 +39,8 @@ class SilentRedisHttpTests {
 
 	private static final int REQUESTS = 8;
 
-	private static final SilentRedisServer silent = SilentRedisServer.start();
+	@RegisterExtension
+	static final SilentRedisServer silent = SilentRedisServer.start();
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -53,11 +54,6 @@ class SilentRedisHttpTests {
 	static void redis(DynamicPropertyRegistry registry) {
 		registry.add("spring.data.redis.host", silent::host);
 		registry.add("spring.data.redis.port", silent::port);
-	}
-
-	@AfterAll
-	static void stopSilentServer() {
-		silent.close();
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package io.github.lockable.store.file;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -29,7 +30,39 @@ final class DirectorySafety {
 	private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_WRITE,
 			PosixFilePermission.OTHERS_WRITE);
 
+	private static final Path PROC = Path.of("/proc");
+
 	private DirectorySafety() {
+	}
+
+	/**
+	 * This process's effective user id: from {@code self/status} of a process table, else
+	 * the owner of a file this process creates, which is the same thing.
+	 */
+	static long effectiveUid(Path proc) throws IOException {
+		try {
+			for (String line : Files.readAllLines(proc.resolve("self/status"), StandardCharsets.UTF_8)) {
+				if (line.startsWith("Uid:")) {
+					// real, effective, saved set, file system
+					return Long.parseLong(line.substring(4).trim().split("\\s+")[1]);
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// not Linux
+		}
+		Path probe = Files.createTempFile("lockable-uid", ".tmp");
+		try {
+			return owner(probe);
+		}
+		finally {
+			Files.deleteIfExists(probe);
+		}
+	}
+
+	/** The owner of a file, of a link itself rather than its target. */
+	static long owner(Path file) throws IOException {
+		return ((Number) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
 	}
 
 	/**
@@ -42,7 +75,7 @@ final class DirectorySafety {
 		if (!FilePermissions.isPosix(directory)) {
 			return;
 		}
-		long me = Users.effectiveUid();
+		long me = effectiveUid(PROC);
 		Deque<Path> rest = new ArrayDeque<>();
 		directory.forEach(rest::add);
 		Path current = directory.getRoot();
@@ -65,7 +98,7 @@ final class DirectorySafety {
 				current = next;
 				continue;
 			}
-			long owner = Users.owner(next);
+			long owner = owner(next);
 			if (owner != me && owner != 0) {
 				throw new UnsafeLockDirectoryException(directory, "the symbolic link " + next + " on its path is owned by uid "
 						+ owner + ", who could point it elsewhere; only links of uid " + me + " or root are followed");
@@ -121,7 +154,7 @@ final class DirectorySafety {
 		if (!attributes.isDirectory()) {
 			return;
 		}
-		long owner = Users.owner(real);
+		long owner = owner(real);
 		if (owner != me) {
 			throw new UnsafeLockDirectoryException(directory, real + " is owned by uid " + owner
 					+ ", not by this process's user (uid " + me + "); use a directory of its own");

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -103,28 +105,20 @@ final class LockFileFormat {
 	static LockMetadata read(String content) throws MalformedLockFileException {
 		Map<String, Object> fields = new Parser(content).object();
 		try {
-			ProcessIdentity holder = new ProcessIdentity(string(fields, "host", true), number(fields, "pid", true),
-					string(fields, "bootId", false), string(fields, "pidNamespace", false),
-					number(fields, "processStartTicks", false));
-			Long fencingToken = number(fields, "fencingToken", false);
-			return new LockMetadata(string(fields, "job", true), string(fields, "token", true),
-					(fencingToken != null) ? fencingToken : 0, holder,
-					Instant.parse(string(fields, "startedAt", true)), Instant.parse(string(fields, "expiresAt", true)),
-					string(fields, "version", false));
+			ProcessIdentity holder = new ProcessIdentity(value(fields, "host", String.class, true),
+					value(fields, "pid", Long.class, true), value(fields, "bootId", String.class, false),
+					value(fields, "pidNamespace", String.class, false),
+					value(fields, "processStartTicks", Long.class, false));
+			Long fencingToken = value(fields, "fencingToken", Long.class, false);
+			return new LockMetadata(value(fields, "job", String.class, true),
+					value(fields, "token", String.class, true), (fencingToken != null) ? fencingToken : 0, holder,
+					Instant.parse(value(fields, "startedAt", String.class, true)),
+					Instant.parse(value(fields, "expiresAt", String.class, true)),
+					value(fields, "version", String.class, false));
 		}
 		catch (DateTimeParseException ex) {
 			throw new MalformedLockFileException("Lock file has an invalid instant");
 		}
-	}
-
-	private static @Nullable String string(Map<String, Object> fields, String name, boolean required)
-			throws MalformedLockFileException {
-		return value(fields, name, String.class, required);
-	}
-
-	private static @Nullable Long number(Map<String, Object> fields, String name, boolean required)
-			throws MalformedLockFileException {
-		return value(fields, name, Long.class, required);
 	}
 
 	private static <T> @Nullable T value(Map<String, Object> fields, String name, Class<T> type, boolean required)
@@ -153,95 +147,98 @@ final class LockFileFormat {
 	 */
 	private static final class Parser {
 
+		private static final Pattern TOKEN = Pattern
+			.compile("\"(?:[^\"\\\\\\x00-\\x1f]++|\\\\[^\\x00-\\x1f])*+\"|-?[0-9]+|null|true|false|[{}:,]");
+
 		private final String text;
+
+		private final Matcher matcher;
 
 		private int position;
 
 		Parser(String text) {
 			this.text = text;
+			this.matcher = TOKEN.matcher(text);
 		}
 
 		Map<String, Object> object() throws MalformedLockFileException {
 			Map<String, Object> fields = new LinkedHashMap<>();
-			expect('{');
-			if (peek() == '}') {
-				this.position++;
+			if (!next().equals("{")) {
+				throw error("expected '{'");
 			}
-			else {
-				do {
-					String name = string();
-					expect(':');
-					Object value = value();
-					if (fields.containsKey(name)) {
-						throw error("duplicate field");
-					}
-					fields.put(name, value);
+			String token = next();
+			while (!token.equals("}")) {
+				if (!token.startsWith("\"")) {
+					throw error("expected a field name");
 				}
-				while (consume(','));
-				expect('}');
+				String name = unescape(token);
+				if (!next().equals(":")) {
+					throw error("expected ':'");
+				}
+				Object value = value(next());
+				if (fields.containsKey(name)) {
+					throw error("duplicate field");
+				}
+				fields.put(name, value);
+				token = next();
+				if (token.equals(",")) {
+					token = next();
+				}
+				else if (!token.equals("}")) {
+					throw error("expected ',' or '}'");
+				}
 			}
-			if (peek() != 0) {
+			if (!next().isEmpty()) {
 				throw error("content after the object");
 			}
 			return fields;
 		}
 
-		private @Nullable Object value() throws MalformedLockFileException {
-			char c = peek();
-			if (c == '"') {
-				return string();
+		/** The next token after white space, or "" at the end. */
+		private String next() throws MalformedLockFileException {
+			while (this.position < this.text.length() && " \t\r\n".indexOf(this.text.charAt(this.position)) >= 0) {
+				this.position++;
 			}
-			if (c == '-' || (c >= '0' && c <= '9')) {
-				return number();
+			if (this.position == this.text.length()) {
+				return "";
 			}
-			for (String literal : new String[] { "null", "true", "false" }) {
-				if (this.text.startsWith(literal, this.position)) {
-					this.position += literal.length();
-					return literal.equals("null") ? null : Boolean.valueOf(literal);
+			if (!this.matcher.region(this.position, this.text.length()).lookingAt()) {
+				throw error("unexpected character");
+			}
+			this.position = this.matcher.end();
+			return this.matcher.group();
+		}
+
+		private @Nullable Object value(String token) throws MalformedLockFileException {
+			if (token.startsWith("\"")) {
+				return unescape(token);
+			}
+			if (token.equals("null")) {
+				return null;
+			}
+			if (token.equals("true") || token.equals("false")) {
+				return Boolean.valueOf(token);
+			}
+			if (!token.isEmpty() && (token.charAt(0) == '-' || Character.isDigit(token.charAt(0)))) {
+				try {
+					return Long.parseLong(token);
+				}
+				catch (NumberFormatException ex) {
+					throw error("invalid integer");
 				}
 			}
 			throw error("unexpected value");
 		}
 
-		private Long number() throws MalformedLockFileException {
-			int start = this.position;
-			if (this.text.charAt(this.position) == '-') {
-				this.position++;
-			}
-			while (this.position < this.text.length() && this.text.charAt(this.position) >= '0'
-					&& this.text.charAt(this.position) <= '9') {
-				this.position++;
-			}
-			try {
-				return Long.parseLong(this.text.substring(start, this.position));
-			}
-			catch (NumberFormatException ex) {
-				throw error("invalid integer");
-			}
-		}
-
-		private String string() throws MalformedLockFileException {
-			expect('"');
-			StringBuilder value = new StringBuilder();
-			while (true) {
-				if (this.position >= this.text.length()) {
-					throw error("unterminated string");
-				}
-				char c = this.text.charAt(this.position++);
-				if (c == '"') {
-					return value.toString();
-				}
-				if (c < 0x20) {
-					throw error("control character in string");
-				}
+		private String unescape(String token) throws MalformedLockFileException {
+			StringBuilder value = new StringBuilder(token.length());
+			for (int i = 1; i < token.length() - 1; i++) {
+				char c = token.charAt(i);
 				if (c != '\\') {
 					value.append(c);
 					continue;
 				}
-				if (this.position >= this.text.length()) {
-					throw error("unterminated escape");
-				}
-				char escaped = this.text.charAt(this.position++);
+				char escaped = token.charAt(++i);
 				switch (escaped) {
 					case '"', '\\', '/' -> value.append(escaped);
 					case 'b' -> value.append('\b');
@@ -249,52 +246,17 @@ final class LockFileFormat {
 					case 'n' -> value.append('\n');
 					case 'r' -> value.append('\r');
 					case 't' -> value.append('\t');
-					case 'u' -> value.append(unicodeEscape());
+					case 'u' -> {
+						if (i + 5 > token.length() - 1 || !token.substring(i + 1, i + 5).matches("[0-9A-Fa-f]{4}")) {
+							throw error("invalid escape");
+						}
+						value.append((char) Integer.parseInt(token.substring(i + 1, i + 5), 16));
+						i += 4;
+					}
 					default -> throw error("invalid escape");
 				}
 			}
-		}
-
-		private char unicodeEscape() throws MalformedLockFileException {
-			if (this.position + 4 > this.text.length()) {
-				throw error("unterminated escape");
-			}
-			try {
-				char c = (char) Integer.parseInt(this.text.substring(this.position, this.position + 4), 16);
-				this.position += 4;
-				return c;
-			}
-			catch (NumberFormatException ex) {
-				throw error("invalid escape");
-			}
-		}
-
-		private boolean consume(char expected) {
-			if (peek() == expected) {
-				this.position++;
-				return true;
-			}
-			return false;
-		}
-
-		private void expect(char expected) throws MalformedLockFileException {
-			if (!consume(expected)) {
-				throw error("expected '" + expected + "'");
-			}
-		}
-
-		/**
-		 * Skips white space and returns the next character, or 0 at the end.
-		 */
-		private char peek() {
-			while (this.position < this.text.length() && isWhitespace(this.text.charAt(this.position))) {
-				this.position++;
-			}
-			return (this.position < this.text.length()) ? this.text.charAt(this.position) : 0;
-		}
-
-		private static boolean isWhitespace(char c) {
-			return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+			return value.toString();
 		}
 
 		private MalformedLockFileException error(String problem) {

@@ -118,12 +118,4 @@ record LockFileName(String base) {
 		return file;
 	}
 
-	/**
-	 * Which byte of the guard file serializes this name (see {@link LockGuard}).
-	 * @return a slot in {@code [0, slots)}
-	 */
-	int slot(int slots) {
-		return Math.floorMod(this.base.hashCode() * 0x9E3779B9, slots);
-	}
-
 }

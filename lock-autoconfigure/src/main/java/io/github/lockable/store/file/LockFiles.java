@@ -2,40 +2,39 @@ package io.github.lockable.store.file;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
 import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 
 /**
- * The file operations on lock files of one directory. The callers hold the
- * {@link LockGuard} of the name they touch.
+ * The file operations on the lock files of one existing directory; the callers hold its
+ * {@link LockGuard}.
  * <p>
- * A new lock is written completely to a temporary file and then published with a hard
- * link: {@link Files#createLink} is atomic and fails if the lock file exists, and nobody
- * ever sees a half-written lock. Where the file system has no hard links, the lock file is
+ * A new lock is written completely to a temporary file and published with a hard link:
+ * {@link Files#createLink} is atomic and fails if the lock file exists, so nobody ever
+ * sees a half-written lock. Where the file system has no hard links, the lock file is
  * created exclusively ({@code CREATE_NEW}) and written in place; a writer that dies
  * halfway leaves a partial file, which {@link #read} reports as unreadable. An existing
- * lock is replaced with an atomic rename of a complete temporary file.
- * <p>
- * Nothing is forced to disk: a lock only matters while its holder runs, and a crash of
- * the host ends every holder.
+ * lock is replaced with an atomic rename of a complete temporary file. Lock files are not
+ * forced to disk (a lock only matters while its holder runs, and a crash of the host ends
+ * every holder); the fencing counter is.
  */
 final class LockFiles {
 
@@ -44,33 +43,66 @@ final class LockFiles {
 	/** Far more than a lock file with the longest key; anything larger is not ours. */
 	private static final int MAX_SIZE = 1 << 20;
 
-	private final Path directory;
+	private final Path path;
 
 	private volatile boolean hardLinks;
 
-	LockFiles(Path directory, boolean hardLinks) {
-		this.directory = directory;
+	private LockFiles(Path path, boolean hardLinks) {
+		this.path = path;
 		this.hardLinks = hardLinks;
 	}
 
+	/** The directory's real path. */
+	Path path() {
+		return this.path;
+	}
+
 	/**
-	 * Writes a complete temporary file next to the lock file.
-	 * @param name the lock name
-	 * @param content the content
-	 * @return the temporary file; the caller deletes it
+	 * Creates the directory if missing, owner-only where the file system has POSIX
+	 * permissions, and refuses it if another user could tamper with it.
+	 * @throws UnsafeLockDirectoryException if another user could tamper with it
 	 */
+	static LockFiles prepare(Path directory, boolean hardLinks) throws IOException {
+		try {
+			// before creating anything through a link another user owns, and after, for the new part
+			DirectorySafety.check(directory);
+			if (!Files.isDirectory(directory)) {
+				// succeeds as well when another process creates the directory meanwhile
+				Files.createDirectories(directory, FilePermissions.directory(directory));
+				DirectorySafety.check(directory);
+			}
+		}
+		catch (FileSystemException ex) {
+			if (!(ex instanceof AccessDeniedException) && !(ex instanceof NoSuchFileException)) {
+				refuseNotDirectory(directory);
+			}
+			throw ex;
+		}
+		return new LockFiles(directory.toRealPath(), hardLinks);
+	}
+
+	/** Names the error by its type: the first existing path element is not a directory. */
+	private static void refuseNotDirectory(Path directory) throws NotDirectoryException {
+		for (Path path = directory; path != null; path = path.getParent()) {
+			if (Files.exists(path)) {
+				if (!Files.isDirectory(path)) {
+					throw new NotDirectoryException(path.toString());
+				}
+				return;
+			}
+		}
+	}
+
+	/** Writes a complete temporary file next to the lock file; the caller deletes it. */
 	Path writeTemp(LockFileName name, byte[] content) throws IOException {
 		// a random name of its own, never the owner's token: file names show up in messages
-		Path temp = name.tempFile(this.directory, LockTokens.next());
-		createAndWrite(temp, content);
+		Path temp = name.tempFile(this.path, LockTokens.next());
+		write(temp, content, false);
 		return temp;
 	}
 
 	/**
 	 * Publishes a new lock file, unless one exists.
-	 * @param lock the lock file
-	 * @param temp a complete temporary file with the content
-	 * @param content the content, for file systems without hard links
 	 * @return {@code true} if the lock file was created, {@code false} if it exists
 	 */
 	boolean create(Path lock, Path temp, byte[] content) throws IOException {
@@ -83,15 +115,17 @@ final class LockFiles {
 				return false;
 			}
 			catch (UnsupportedOperationException | FileSystemException ex) {
-				if (ex instanceof FileSystemException fileSystemException && !isLinkUnsupported(fileSystemException)) {
-					throw fileSystemException;
+				// EPERM or EOPNOTSUPP, told apart only by a localized message: writing in place is
+				// exclusive as well, and fails loudly if the cause was another
+				if (ex instanceof AccessDeniedException || ex instanceof NoSuchFileException) {
+					throw (IOException) ex;
 				}
-				logger.debug("No hard links in {}; lock files are written in place", this.directory);
+				logger.debug("No hard links in {}; lock files are written in place", this.path);
 				this.hardLinks = false;
 			}
 		}
 		try {
-			createAndWrite(lock, content);
+			write(lock, content, false);
 			return true;
 		}
 		catch (FileAlreadyExistsException ex) {
@@ -99,54 +133,24 @@ final class LockFiles {
 		}
 	}
 
-	/**
-	 * {@code EPERM}, or a message no errno name was found for: {@code EOPNOTSUPP}, which
-	 * cannot be learned harmlessly, in another language than English. Writing in place
-	 * after a wrong guess is still exclusive, and fails loudly if the real cause remains.
-	 */
-	private static boolean isLinkUnsupported(FileSystemException ex) {
-		String code = ErrorCodes.of(ex);
-		return code.equals("EPERM") || code.equals(LockStoreException.GENERIC_CODE)
-				|| (ex.getReason() != null && ex.getReason().contains("not supported"));
-	}
-
-	/**
-	 * Atomically replaces a lock file with a complete temporary file.
-	 * @param lock the lock file
-	 * @param temp the temporary file, gone afterwards
-	 */
-	void replace(Path lock, Path temp) throws IOException {
+	/** Atomically replaces a file with a complete temporary file. */
+	static void replace(Path file, Path temp) throws IOException {
 		try {
-			Files.move(temp, lock, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 		}
 		catch (AtomicMoveNotSupportedException ex) {
 			// still one step for every process that follows the guard
-			Files.move(temp, lock, StandardCopyOption.REPLACE_EXISTING);
+			Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
 		}
 	}
 
-	/**
-	 * Reads a lock file.
-	 * @param lock the lock file
-	 * @return what it holds
-	 */
 	LockFileState read(Path lock) throws IOException {
 		byte[] content;
-		try (SeekableByteChannel channel = Files.newByteChannel(lock, StandardOpenOption.READ,
-				LinkOption.NOFOLLOW_LINKS)) {
-			long size = channel.size();
-			if (size > MAX_SIZE) {
+		try {
+			if (Files.size(lock) > MAX_SIZE) {
 				return unreadable(lock);
 			}
-			ByteBuffer buffer = ByteBuffer.allocate((int) size + 1);
-			while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-				// read to the end, or one byte past the size seen, which means it is still growing
-			}
-			if (!buffer.hasRemaining()) {
-				return unreadable(lock);
-			}
-			content = new byte[buffer.position()];
-			buffer.flip().get(content);
+			content = Files.readAllBytes(lock);
 		}
 		catch (NoSuchFileException ex) {
 			return LockFileState.Missing.INSTANCE;
@@ -167,27 +171,15 @@ final class LockFiles {
 
 	private static LockFileState unreadable(Path lock) throws IOException {
 		try {
-			Instant modified = Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).toInstant();
-			return new LockFileState.Unreadable(modified);
+			return new LockFileState.Unreadable(Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).toInstant());
 		}
 		catch (NoSuchFileException ex) {
 			return LockFileState.Missing.INSTANCE;
 		}
 	}
 
-	/**
-	 * Deletes a lock file.
-	 * @param lock the lock file
-	 */
-	void delete(Path lock) throws IOException {
-		Files.deleteIfExists(lock);
-	}
-
-	/**
-	 * Deletes a temporary file, if it is still there; a failure only leaves a small file.
-	 * @param temp the temporary file
-	 */
-	void deleteQuietly(Path temp) {
+	/** Deletes a temporary file, if it is still there; a failure only leaves a small file. */
+	static void deleteQuietly(Path temp) {
 		try {
 			Files.deleteIfExists(temp);
 		}
@@ -197,11 +189,11 @@ final class LockFiles {
 	}
 
 	/**
-	 * Creates a file that must not exist and writes it; if the write fails (a full disk),
-	 * the partial file is deleted again.
+	 * Creates a file that must not exist and writes it, forced to disk if asked; a failed
+	 * write (a full disk) deletes the partial file again.
 	 */
-	private void createAndWrite(Path file, byte[] content) throws IOException {
-		SeekableByteChannel channel = Files.newByteChannel(file,
+	static void write(Path file, byte[] content, boolean force) throws IOException {
+		FileChannel channel = FileChannel.open(file,
 				Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
 				FilePermissions.file(file));
 		boolean written = false;
@@ -209,6 +201,9 @@ final class LockFiles {
 			ByteBuffer buffer = ByteBuffer.wrap(content);
 			while (buffer.hasRemaining()) {
 				channel.write(buffer);
+			}
+			if (force) {
+				channel.force(false);
 			}
 			written = true;
 		}

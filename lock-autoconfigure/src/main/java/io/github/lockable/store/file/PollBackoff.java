@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * How long a waiter for a lock file sleeps before it looks again: 5ms at first, doubled
  * for every further wait on the same key up to 200ms, and back to 5ms once this JVM
- * acquires or releases the key. A short hold is thus seen within milliseconds, a long one
- * costs at most five reads a second per waiting key.
+ * acquires or releases the key. A short hold is seen within milliseconds, a long one costs
+ * at most five reads a second per waiting key.
  */
 final class PollBackoff {
 
@@ -20,30 +20,17 @@ final class PollBackoff {
 
 	private final ConcurrentHashMap<String, Duration> next = new ConcurrentHashMap<>();
 
-	/**
-	 * The next sleep for a key, and the one after it doubled.
-	 * @param key the lock key
-	 * @return the sleep, between {@link #FIRST} and {@link #MAX}
-	 */
+	/** The next sleep for a key, between {@link #FIRST} and {@link #MAX}; the one after it doubles. */
 	Duration next(String key) {
 		if (this.next.size() > MAX_KEYS) {
 			this.next.clear();
 		}
-		Duration[] current = { FIRST };
-		this.next.compute(key, (k, stored) -> {
-			if (stored != null) {
-				current[0] = stored;
-			}
-			Duration doubled = current[0].multipliedBy(2);
-			return (doubled.compareTo(MAX) > 0) ? MAX : doubled;
-		});
-		return current[0];
+		Duration stored = this.next.get(key);
+		Duration current = (stored != null) ? stored : FIRST;
+		this.next.put(key, (current.compareTo(MAX.dividedBy(2)) > 0) ? MAX : current.multipliedBy(2));
+		return current;
 	}
 
-	/**
-	 * Starts a key's sleeps over from {@link #FIRST}.
-	 * @param key the lock key
-	 */
 	void reset(String key) {
 		this.next.remove(key);
 	}

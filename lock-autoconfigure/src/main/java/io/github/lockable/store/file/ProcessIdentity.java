@@ -3,29 +3,31 @@ package io.github.lockable.store.file;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * Who holds a lock: a process on a host, precise enough to tell, on Linux, whether that
- * very process is still running.
+ * Who holds a lock, precise enough to tell, on Linux, that the holder's process is gone,
+ * so that the lock of a job killed with SIGKILL is taken over at once, not only when its
+ * TTL (often as long as the job's longest run) runs out.
  * <p>
- * A pid alone is not an identity: pids are reused, and the same number means another
- * process in another pid namespace (a container) or after a reboot. So a holder is known
- * to be dead only when the boot id and the pid namespace are ours and the kernel's
- * process table has no such pid (and {@code /proc} hides no process from us, see
- * {@link ProcTable}), or has a zombie, or has one that started at another
- * moment. The start moment is the kernel's start time in clock ticks since boot, read from
- * {@code /proc/<pid>/stat}: exact and immune to wall-clock changes. (The start instant
- * that {@link ProcessHandle.Info#startInstant()} computes from the boot time in
- * {@code /proc/stat} can differ between two JVMs by a second or by a clock step, which
- * would make a live holder look like a reused pid.) Where any of these facts is unknown,
- * as on other systems than Linux, the holder counts as alive and its lock ends with its
- * TTL.
+ * A pid alone is no identity: pids are reused, and mean another process in another pid
+ * namespace or after a reboot. So a holder is known to be dead only when the host, boot id
+ * and pid namespace are ours and {@code /proc} has no such pid, or a zombie, or a process
+ * that started at another tick since boot ({@code /proc/<pid>/stat}: exact, unlike
+ * {@link ProcessHandle.Info#startInstant()}). A missing pid counts only where {@code /proc}
+ * hides no process from us: not under {@code hidepid=invisible} (systemd's
+ * {@code ProtectProc=invisible}) unless it shows us another user's process. Where any of
+ * this is unknown, as on other systems, the holder counts as alive and the TTL decides.
  *
  * @param host the host name
  * @param pid the process id
@@ -38,45 +40,73 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 
 	private static final Path PROC = Path.of("/proc");
 
+	private static final Set<String> HIDING = Set.of("2", "invisible", "4", "ptraceable");
+
+	/** Whether a process table shows every process; mount options do not change under us. */
+	private static final Map<Path, Boolean> showsEveryProcess = new ConcurrentHashMap<>();
+
 	ProcessIdentity {
 		Objects.requireNonNull(host, "host must not be null");
 	}
 
-	/**
-	 * The identity of this JVM, read once.
-	 * @return the current process
-	 */
+	/** The identity of this JVM, read once. */
 	static ProcessIdentity current() {
 		return Current.IDENTITY;
 	}
 
 	/**
-	 * Whether the process this identity names is certainly gone, as seen from
-	 * {@code observer}'s process table.
+	 * Whether the process this identity names is certainly gone.
 	 * @param observer the process that asks, normally {@link #current()}
-	 * @param processes the observer's process table, normally {@link ProcTable#SYSTEM}
+	 * @param proc the observer's process table, normally {@code /proc}
 	 * @return {@code true} only when the process is known to be dead
 	 */
-	boolean isKnownDead(ProcessIdentity observer, ProcTable processes) {
-		if (equals(observer)) {
-			return false;
-		}
-		if (this.bootId == null || this.pidNamespace == null || this.startTicks == null
+	boolean isKnownDead(ProcessIdentity observer, Path proc) {
+		if (equals(observer) || this.bootId == null || this.pidNamespace == null || this.startTicks == null
 				|| !this.host.equals(observer.host) || !this.bootId.equals(observer.bootId)
 				|| !this.pidNamespace.equals(observer.pidNamespace)) {
 			return false;
 		}
-		ProcStat stat;
 		try {
-			stat = processes.stat(this.pid);
+			ProcStat stat = ProcStat.read(proc, this.pid);
+			return (stat == null) ? showsEveryProcess.computeIfAbsent(proc, ProcessIdentity::showsEveryProcess)
+					: stat.isDead() || stat.startTicks() != this.startTicks;
 		}
 		catch (IOException | RuntimeException ex) {
 			return false;
 		}
-		if (stat == null) {
-			return processes.showsEveryProcess();
+	}
+
+	private static boolean showsEveryProcess(Path proc) {
+		try {
+			String options = null;
+			for (String mount : Files.readAllLines(proc.resolve("self/mountinfo"), StandardCharsets.UTF_8)) {
+				// id parent major:minor root mount-point options [optional...] - type source super-options
+				List<String> fields = List.of(mount.split(" "));
+				int separator = fields.indexOf("-");
+				if (separator > 4 && fields.size() > separator + 3 && fields.get(4).equals(proc.toString())
+						&& fields.get(separator + 1).equals("proc")) {
+					options = fields.get(separator + 3);
+				}
+			}
+			if (options != null && Set.of(options.split(",")).stream()
+				.noneMatch((option) -> option.startsWith("hidepid=") && HIDING.contains(option.substring(8)))) {
+				return true;
+			}
+			// hiding, or a mount not found: only a process of another user on view vouches
+			long me = DirectorySafety.effectiveUid(proc);
+			try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc,
+					(entry) -> entry.getFileName().toString().chars().allMatch(Character::isDigit))) {
+				for (Path entry : entries) {
+					if (DirectorySafety.owner(entry) != me) {
+						return true;
+					}
+				}
+			}
 		}
-		return stat.isDead() || stat.startTicks() != this.startTicks;
+		catch (IOException | RuntimeException ex) {
+			// in doubt: hiding
+		}
+		return false;
 	}
 
 	/**
@@ -84,12 +114,13 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 	 */
 	record ProcStat(char state, long startTicks) {
 
-		static ProcStat read(long pid) throws IOException {
-			ProcStat stat = ProcTable.SYSTEM.stat(pid);
-			if (stat == null) {
-				throw new NoSuchFileException("/proc/" + pid + "/stat");
+		static @Nullable ProcStat read(Path proc, long pid) throws IOException {
+			try {
+				return parse(Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8));
 			}
-			return stat;
+			catch (NoSuchFileException ex) {
+				return null;
+			}
 		}
 
 		/**
@@ -97,11 +128,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 		 * parentheses, so fields are counted from the last {@code ')'}.
 		 */
 		static ProcStat parse(String stat) {
-			int end = stat.lastIndexOf(')');
-			if (end < 0) {
-				throw new IllegalArgumentException("Not a /proc stat line");
-			}
-			String[] fields = stat.substring(end + 1).trim().split(" ");
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 1).trim().split(" ");
 			// fields[0] is field 3 (state); starttime is field 22
 			return new ProcStat(fields[0].charAt(0), Long.parseLong(fields[19]));
 		}
@@ -118,38 +145,27 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 
 		private static ProcessIdentity read() {
 			long pid = ProcessHandle.current().pid();
-			return new ProcessIdentity(hostName(), pid, readLine(PROC.resolve("sys/kernel/random/boot_id")),
-					pidNamespace(), startTicks(pid));
+			String host = readLine(PROC.resolve("sys/kernel/hostname"));
+			Long startTicks;
+			String pidNamespace;
+			try {
+				startTicks = ProcStat.read(PROC, pid).startTicks();
+				pidNamespace = Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString();
+			}
+			catch (IOException | RuntimeException ex) {
+				startTicks = null;
+				pidNamespace = null;
+			}
+			return new ProcessIdentity((host == null || host.isEmpty()) ? hostName() : host, pid,
+					readLine(PROC.resolve("sys/kernel/random/boot_id")), pidNamespace, startTicks);
 		}
 
 		private static String hostName() {
-			String name = readLine(PROC.resolve("sys/kernel/hostname"));
-			if (name != null && !name.isEmpty()) {
-				return name;
-			}
 			try {
 				return InetAddress.getLocalHost().getHostName();
 			}
 			catch (IOException | RuntimeException ex) {
 				return "unknown";
-			}
-		}
-
-		private static @Nullable String pidNamespace() {
-			try {
-				return Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString();
-			}
-			catch (IOException | RuntimeException ex) {
-				return null;
-			}
-		}
-
-		private static @Nullable Long startTicks(long pid) {
-			try {
-				return ProcStat.read(pid).startTicks();
-			}
-			catch (IOException | RuntimeException ex) {
-				return null;
 			}
 		}
 

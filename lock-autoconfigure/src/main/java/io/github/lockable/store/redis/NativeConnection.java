@@ -2,13 +2,13 @@ package io.github.lockable.store.redis;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A connection the store opened or took from the factory, with the Lettuce commands it
- * sends on, what to close to give it back, and how long it has been silent.
+ * A connection the store opened, with the Lettuce commands it sends on, and how long it
+ * has been silent.
  * <p>
  * A connection whose peer vanished without closing it (a half-open connection: a firewall
  * or NAT dropped its state, a host was cut off) looks open to the client for ever, and
@@ -18,17 +18,15 @@ import org.slf4j.LoggerFactory;
  */
 final class NativeConnection {
 
-	private static final Logger logger = LoggerFactory.getLogger(NativeConnection.class);
-
-	private final AutoCloseable resource;
+	private final StatefulConnection<byte[], byte[]> connection;
 
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
 	/** When the oldest command that timed out unanswered was sent; 0 while answers come. */
 	private final AtomicLong silentSince = new AtomicLong();
 
-	NativeConnection(AutoCloseable resource, RedisClusterAsyncCommands<byte[], byte[]> commands) {
-		this.resource = resource;
+	NativeConnection(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+		this.connection = connection;
 		this.commands = commands;
 	}
 
@@ -66,13 +64,17 @@ final class NativeConnection {
 		return since != 0 && now - since >= limitNanos;
 	}
 
+	/**
+	 * Whether the connection is closed for good: closed, or disconnected without Lettuce's
+	 * reconnect. A disconnected one that Lettuce reconnects queues its commands meanwhile.
+	 */
+	boolean closed() {
+		return ((this.connection instanceof RedisChannelHandler<?, ?> handler) && handler.isClosed())
+				|| (!this.connection.isOpen() && !this.connection.getOptions().isAutoReconnect());
+	}
+
 	void close() {
-		try {
-			this.resource.close();
-		}
-		catch (Exception ex) {
-			logger.debug("Failed to close the Redis connection", ex);
-		}
+		this.connection.closeAsync();
 	}
 
 }

@@ -3,43 +3,37 @@ package io.github.lockable.store.redis;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
+import java.util.concurrent.CompletionException;
 
-import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.LockStoreException;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
 /**
- * The store's connection, opened off the callers' threads, at most one open at a time.
+ * A connection of the store's own, opened with Lettuce's asynchronous connect, at most one
+ * open or opening at a time.
  * <p>
- * The factory opens synchronously, for as long as Lettuce's connect and handshake timeouts
- * allow, and serializes its callers. So a dedicated daemon thread opens, and every caller
- * shares that one attempt for as long as its own deadline allows. An attempt outlives the
- * callers that gave up on it; a failed one is forgotten, so the next call tries again.
+ * Every caller shares the one attempt for as long as its own deadline allows. An attempt
+ * outlives the callers that gave up on it; a failed one is forgotten, so the next call
+ * tries again. Lettuce reconnects a connection whose socket closed, queueing commands
+ * meanwhile; a connection found closed for good is forgotten.
  * <p>
  * A connection that stays silent for longer than the silence limit (see
- * {@link NativeConnection}) is dropped, its native connection included, and the next call
- * opens another: Lettuce reconnects a connection that was closed, but never one that only
- * went quiet.
+ * {@link NativeConnection}) is closed, and the next call opens another: Lettuce never
+ * reconnects one that only went quiet. It is the store's own, so no other Redis user of
+ * the application loses its connection with it.
  */
 final class RedisConnections implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisConnections.class);
 
-	private final Supplier<NativeConnection> opener;
-
-	/** What else to do when a silent connection is dropped, before it is closed. */
-	private final Runnable onSilentDrop;
+	private final StoreConnectionFactory client;
 
 	private final long silenceLimitNanos;
 
@@ -52,45 +46,17 @@ final class RedisConnections implements AutoCloseable {
 	/** The attempt in progress, or null; guarded by the monitor. */
 	private @Nullable CompletableFuture<NativeConnection> opening;
 
-	private RedisConnections(Supplier<NativeConnection> opener, Duration silenceLimit, RedisTimeouts timeouts,
-			Runnable onSilentDrop) {
-		this.opener = opener;
-		this.timeouts = timeouts;
-		this.silenceLimitNanos = silenceLimit.toNanos();
-		this.onSilentDrop = onSilentDrop;
-	}
-
 	/**
-	 * The factory's connection: its shared native connection, unless the factory shares
-	 * none, then a dedicated one from its pool. A silent shared connection is reset in the
-	 * factory, so that neither the store nor the application's other Redis users get it again.
-	 * @param connectionFactory the application's factory
+	 * The connections of the store's client; nothing opened yet.
+	 * @param client the store's own client
 	 * @param silenceLimit how long a connection may answer nothing, counted from a command
 	 * that timed out unanswered, before it is taken for dead
-	 * @return the connections, nothing opened yet
+	 * @param timeouts the client's timeouts, to name the one that fired
 	 */
-	static RedisConnections shared(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
-		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		return new RedisConnections(() -> openShared(connectionFactory), silenceLimit,
-				RedisTimeouts.of(connectionFactory), () -> {
-			if (connectionFactory.getShareNativeConnection()) {
-				connectionFactory.resetConnection();
-			}
-		});
-	}
-
-	/**
-	 * A connection of the store's own, opened from the factory's client (standalone or
-	 * Sentinel, never Cluster), so that a blocking command on it holds up no one else.
-	 * @param connectionFactory the application's factory
-	 * @param silenceLimit as for {@link #shared}
-	 * @return the connections, nothing opened yet
-	 */
-	static RedisConnections dedicated(LettuceConnectionFactory connectionFactory, Duration silenceLimit) {
-		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		return new RedisConnections(() -> openDedicated(connectionFactory), silenceLimit,
-				RedisTimeouts.of(connectionFactory), () -> {
-		});
+	RedisConnections(StoreConnectionFactory client, Duration silenceLimit, RedisTimeouts timeouts) {
+		this.client = Objects.requireNonNull(client, "client must not be null");
+		this.silenceLimitNanos = silenceLimit.toNanos();
+		this.timeouts = timeouts;
 	}
 
 	/**
@@ -113,36 +79,57 @@ final class RedisConnections implements AutoCloseable {
 	 * @return a future of the connection; it fails with a {@link LockStoreException}
 	 */
 	CompletableFuture<NativeConnection> opening() {
+		CompletableFuture<NativeConnection> attempt;
 		synchronized (this.monitor) {
 			NativeConnection current = this.connection;
 			if (current != null) {
 				return CompletableFuture.completedFuture(current);
 			}
-			if (this.opening == null) {
-				CompletableFuture<NativeConnection> attempt = new CompletableFuture<>();
-				this.opening = attempt;
-				// Started by whichever caller comes first: it must not inherit that caller's
-				// thread locals (a request's, a security context).
-				Thread opener = new Thread(null, () -> open(attempt), "lockable-redis-connect", 0, false);
-				opener.setDaemon(true);
-				opener.start();
+			if (this.opening != null) {
+				return this.opening;
 			}
-			return this.opening;
+			attempt = new CompletableFuture<>();
+			this.opening = attempt;
 		}
+		CompletableFuture<? extends StatefulConnection<byte[], byte[]>> connecting;
+		try {
+			connecting = this.client.connect();
+		}
+		catch (RuntimeException ex) {
+			connecting = CompletableFuture.failedFuture(ex);
+		}
+		connecting.whenComplete((opened, ex) -> {
+			if (ex != null) {
+				failed(attempt, ex);
+			}
+			else {
+				opened(attempt, new NativeConnection(opened, commandsOf(opened)));
+			}
+		});
+		return attempt;
 	}
 
-	private void open(CompletableFuture<NativeConnection> attempt) {
-		NativeConnection opened;
-		try {
-			opened = this.opener.get();
+	private static RedisClusterAsyncCommands<byte[], byte[]> commandsOf(StatefulConnection<byte[], byte[]> connection) {
+		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+			return cluster.async();
 		}
-		catch (Throwable ex) {
-			forget(attempt);
-			LockStoreException timedOut = this.timeouts.ofConnect(ex);
-			attempt.completeExceptionally((timedOut != null) ? timedOut : (ex instanceof LockStoreException) ? ex
-					: new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex));
-			return;
+		return ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+	}
+
+	private void failed(CompletableFuture<NativeConnection> attempt, Throwable failure) {
+		synchronized (this.monitor) {
+			if (this.opening == attempt) {
+				this.opening = null;
+			}
 		}
+		Throwable ex = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		LockStoreException timedOut = this.timeouts.ofConnect(ex);
+		attempt.completeExceptionally((timedOut != null) ? timedOut : (ex instanceof LockStoreException) ? ex
+				: new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex));
+	}
+
+	private void opened(CompletableFuture<NativeConnection> attempt, NativeConnection opened) {
 		synchronized (this.monitor) {
 			if (this.opening == attempt) {
 				this.opening = null;
@@ -156,60 +143,21 @@ final class RedisConnections implements AutoCloseable {
 				new LockStoreException("The Redis lock store was closed while connecting", "UNREACHABLE", null));
 	}
 
-	private void forget(CompletableFuture<NativeConnection> attempt) {
-		synchronized (this.monitor) {
-			if (this.opening == attempt) {
-				this.opening = null;
-			}
-		}
-	}
-
-	private static NativeConnection openShared(LettuceConnectionFactory connectionFactory) {
-		RedisConnection connection;
-		try {
-			connection = connectionFactory.getConnection();
-		}
-		catch (RuntimeException ex) {
-			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
-		}
-		if (!(connection instanceof LettuceConnection lettuce)) {
-			connection.close();
-			throw new LockStoreException("Expected a Lettuce connection but got " + connection.getClass().getName());
-		}
-		try {
-			// Takes a dedicated connection from the factory's pool unless the native one is shared.
-			return new NativeConnection(lettuce, lettuce.getNativeConnection());
-		}
-		catch (RuntimeException ex) {
-			lettuce.close();
-			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
-		}
-	}
-
-	private static NativeConnection openDedicated(LettuceConnectionFactory connectionFactory) {
-		try {
-			// The client's own URI: the server, or the sentinels that name the master.
-			RedisClient client = (RedisClient) connectionFactory.getRequiredNativeClient();
-			StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
-			return new NativeConnection(connection, connection.async());
-		}
-		catch (RuntimeException ex) {
-			throw new LockStoreException("Cannot connect to Redis: " + ex.getMessage(), "UNREACHABLE", ex);
-		}
-	}
-
 	/**
-	 * Forgets a connection a command found broken, so the next call asks the factory
-	 * again, which opens a new one if needed.
+	 * Forgets a connection a command found broken, if it is closed for good; the next call
+	 * opens another. One that Lettuce reconnects is kept.
 	 * @param failed the connection the command ran on
 	 */
 	void invalidate(NativeConnection failed) {
+		if (!failed.closed()) {
+			return;
+		}
 		synchronized (this.monitor) {
 			if (this.connection == failed) {
 				this.connection = null;
-				failed.close();
 			}
 		}
+		failed.close();
 	}
 
 	/**
@@ -224,28 +172,23 @@ final class RedisConnections implements AutoCloseable {
 		}
 		logger.warn("The Redis connection answered nothing for {}ms; opening another",
 				Duration.ofNanos(this.silenceLimitNanos).toMillis());
-		try {
-			this.onSilentDrop.run();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Failed to close a silent Redis connection", ex);
-		}
 		silent.close();
 	}
 
 	/**
-	 * Gives back the connection this store took from the factory; an attempt in progress
-	 * closes what it opens. A later call opens again.
+	 * Closes the store's connection; an attempt in progress closes what it opens. A later
+	 * call opens again.
 	 */
 	@Override
 	public void close() {
+		NativeConnection current;
 		synchronized (this.monitor) {
-			NativeConnection current = this.connection;
+			current = this.connection;
 			this.connection = null;
 			this.opening = null;
-			if (current != null) {
-				current.close();
-			}
+		}
+		if (current != null) {
+			current.close();
 		}
 	}
 

@@ -18,20 +18,22 @@ import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.ReleaseWaiters;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-
 /**
  * Waiters for the release of Redis locks, woken by the release script's message on the
  * lock's channel {@code {<lock key>}:released}.
  * <p>
  * One pub/sub connection serves every waiter of the store ({@link RedisSubscriber}),
- * opened from the application's client when the first waiter comes. A channel is
+ * opened from the store's own client when the first waiter comes. A channel is
  * subscribed when the first waiter of its key arrives and unsubscribed when the last one
  * leaves; a waiter leaves on its channel's message, at its maximum wait (the JDK's one
  * shared timer thread), or when it is cancelled. No thread waits.
  * <p>
  * When the pub/sub connection drops, every waiter completes at once (its caller retries
- * and waits again), and the next waiter opens a new connection. While none can be opened,
+ * and waits again, as a release meanwhile was not heard). Lettuce reconnects it and
+ * subscribes its channels again; the channels of the woken waiters are unsubscribed
+ * behind that, and a new waiter's subscription is confirmed only once reconnected. A
+ * connection Lettuce does not reconnect is closed, and the next waiter opens a new
+ * one. While none can be opened,
  * waiters wait for their maximum wait, so callers poll at the pace of the holder's TTL
  * instead of spinning.
  */
@@ -41,7 +43,7 @@ final class RedisLockNotifications implements AutoCloseable {
 
 	private static final String SUFFIX = "}:released";
 
-	private final LettuceConnectionFactory connectionFactory;
+	private final StoreConnectionFactory client;
 
 	private final Function<String, CompletableFuture<Boolean>> lockExists;
 
@@ -61,13 +63,11 @@ final class RedisLockNotifications implements AutoCloseable {
 
 	/**
 	 * Creates the registry; nothing is opened before the first waiter.
-	 * @param connectionFactory the application's factory, whose client opens the pub/sub
-	 * connection
+	 * @param client the store's client, which opens the pub/sub connection
 	 * @param lockExists whether a lock key exists, asked on the store's own connection
 	 */
-	RedisLockNotifications(LettuceConnectionFactory connectionFactory,
-			Function<String, CompletableFuture<Boolean>> lockExists) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+	RedisLockNotifications(StoreConnectionFactory client, Function<String, CompletableFuture<Boolean>> lockExists) {
+		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.lockExists = Objects.requireNonNull(lockExists, "lockExists must not be null");
 	}
 
@@ -163,15 +163,25 @@ final class RedisLockNotifications implements AutoCloseable {
 
 	void disconnected(RedisSubscriber from) {
 		List<CompletableFuture<Void>> woken;
+		boolean reconnects = from.reconnects();
 		synchronized (this.monitor) {
 			if (from != this.subscriber) {
 				return;
 			}
-			this.subscriber = null;
+			if (reconnects) {
+				// Queued behind Lettuce's own resubscription, so that a new waiter's
+				// subscription, queued after these, is the one that counts.
+				this.channels.values().forEach((channel) -> from.unsubscribe(channel.name));
+			}
+			else {
+				this.subscriber = null;
+			}
 			woken = dropChannels();
 		}
 		logger.debug("The Redis pub/sub connection of the lock store dropped; waiters retry");
-		from.close();
+		if (!reconnects) {
+			from.close();
+		}
 		woken.forEach((waiter) -> waiter.complete(null));
 	}
 
@@ -183,8 +193,7 @@ final class RedisLockNotifications implements AutoCloseable {
 	}
 
 	/**
-	 * Opens the connection off the caller's thread: opening is synchronous for as long as
-	 * Lettuce's connect timeout allows.
+	 * Opens the connection with Lettuce's asynchronous connect; guarded by the monitor.
 	 */
 	private void startOpening() {
 		if (this.opening) {
@@ -192,34 +201,33 @@ final class RedisLockNotifications implements AutoCloseable {
 		}
 		this.opening = true;
 		int openedFor = this.generation;
-		Thread opener = new Thread(null, () -> open(openedFor), "lockable-redis-subscribe", 0, false);
-		opener.setDaemon(true);
-		opener.start();
-	}
-
-	private void open(int openedFor) {
-		RedisSubscriber opened;
+		CompletableFuture<RedisSubscriber> connecting;
 		try {
-			opened = RedisSubscriber.open(this.connectionFactory, this);
+			connecting = RedisSubscriber.open(this.client, this);
 		}
 		catch (RuntimeException ex) {
-			synchronized (this.monitor) {
-				if (this.generation == openedFor) {
-					this.opening = false;
-				}
-			}
-			logger.debug("Cannot open the Redis pub/sub connection of the lock store; waiters poll", ex);
-			return;
+			connecting = CompletableFuture.failedFuture(ex);
 		}
+		connecting.whenComplete((opened, ex) -> opened(openedFor, opened, ex));
+	}
+
+	private void opened(int openedFor, @Nullable RedisSubscriber opened, @Nullable Throwable ex) {
 		synchronized (this.monitor) {
 			if (this.generation == openedFor) {
 				this.opening = false;
-				this.subscriber = opened;
-				this.channels.values().forEach((channel) -> channel.subscribe(opened));
-				return;
+				if (opened != null) {
+					this.subscriber = opened;
+					this.channels.values().forEach((channel) -> channel.subscribe(opened));
+					return;
+				}
 			}
 		}
-		opened.close();
+		if (opened != null) {
+			opened.close();
+		}
+		else {
+			logger.debug("Cannot open the Redis pub/sub connection of the lock store; waiters poll", ex);
+		}
 	}
 
 	/**

@@ -43,7 +43,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * the plain {@code SET key token NX PX ttl} (a refused one asks a script for the holder's
  * TTL), release one round trip: a Lua script run by EVALSHA, falling back to EVAL when the
  * server answers NOSCRIPT (after a restart or SCRIPT FLUSH). The store talks to
- * Lettuce's asynchronous API on the factory's shared native connection, with keys and
+ * Lettuce's asynchronous API on a connection of its own, opened by a client of its own
+ * with the factory's configuration (the factory's connections, which the application's
+ * other Redis users share, are never touched), with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
  * thread. Lettuce's own command and connect timeouts end a call first where they are
@@ -92,9 +94,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 
 	private final RedisTimeouts timeouts;
 
+	/** The store's own client, from the application's factory's configuration. */
+	private final StoreConnectionFactory client;
+
 	private final RedisConnections connections;
 
-	/** Where acquires run: the shared connection, or one of their own when they WAIT. */
+	/** Where acquires run: the store's connection, or one of their own when they WAIT. */
 	private final RedisConnections acquiring;
 
 	private final int replicasToAck;
@@ -123,8 +128,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 * {@code WAIT replicasToAck <remaining timeout>} before it counts; if fewer replicas
 	 * acknowledged the lock by then, the store deletes it again and the acquire fails with
 	 * the code {@code REPLICATION}. WAIT counts the writes of the connection it runs on and
-	 * blocks that connection, so acquires then run on a connection of the store's own,
-	 * never on the application's shared one; releases and extensions do not wait. Not on
+	 * blocks that connection, so acquires then run on a connection of their own, not on
+	 * the one releases and extensions use, which do not wait. Not on
 	 * Redis Cluster.
 	 * @param connectionFactory the application's Lettuce connection factory
 	 * @param timeout longest a single store call may take before it counts as a failure,
@@ -137,8 +142,6 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
-		this.timeouts = RedisTimeouts.of(connectionFactory);
-		this.connections = RedisConnections.shared(connectionFactory, silenceLimit(timeout));
 		if (replicasToAck < 0) {
 			throw new IllegalArgumentException("replicasToAck must be at least 0, was " + replicasToAck);
 		}
@@ -147,8 +150,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		}
 		this.timeoutNanos = timeout.toNanos();
 		this.replicasToAck = replicasToAck;
-		this.acquiring = (replicasToAck > 0) ? RedisConnections.dedicated(connectionFactory, silenceLimit(timeout)) : this.connections;
-		this.notifications = new RedisLockNotifications(connectionFactory, this::lockExists);
+		this.timeouts = RedisTimeouts.of(connectionFactory);
+		this.client = StoreConnectionFactory.of(connectionFactory);
+		this.connections = new RedisConnections(this.client, silenceLimit(timeout), this.timeouts);
+		this.acquiring = (replicasToAck > 0) ? new RedisConnections(this.client, silenceLimit(timeout), this.timeouts)
+				: this.connections;
+		this.notifications = new RedisLockNotifications(this.client, this::lockExists);
 		this.probe = new RedisServerProbe(timeout);
 	}
 
@@ -482,8 +489,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	/**
 	 * What a failed command on the connection means: a timeout, the store's own or
 	 * Lettuce's, adds to the connection's silence, an error answer ends it, and any other
-	 * failure (the connection closed or reset) makes the next call ask the factory for the
-	 * connection again.
+	 * failure (the connection closed or reset) makes the next call open another if this
+	 * one is closed for good.
 	 */
 	private LockStoreException storeException(NativeConnection failed, long start, Throwable ex) {
 		if (ex instanceof LockStoreException storeException) {
@@ -562,11 +569,10 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
-	 * Gives back the store's connections and wakes its waiters, who try again. The factory
-	 * closes its connections and shuts its client down when it stops (later: its phase is
-	 * 0), so that a store that kept them would fail its first calls after a restart, as
-	 * Spring Framework 7 does with a paused test context, or a checkpoint and restore. A
-	 * call after this opens a connection again.
+	 * Closes the store's connections and client and wakes its waiters, who try again, so
+	 * that nothing of the store's outlives a stop, as Spring Framework 7 does with a
+	 * paused test context, or a checkpoint and restore. A call after this opens a
+	 * connection again.
 	 */
 	@Override
 	public void stop() {
@@ -588,15 +594,16 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	/**
-	 * Gives back the connection this store took from the factory, closes its pub/sub
-	 * connection and wakes its waiters. The factory's shared connection stays open; a
-	 * dedicated one returns to its pool.
+	 * Closes the store's own connections, its pub/sub connection included, and its client,
+	 * and wakes its waiters. The application's factory and its connections are not
+	 * touched. A call after this opens again.
 	 */
 	@Override
 	public void close() {
 		this.notifications.close();
 		this.connections.close();
 		this.acquiring.close();
+		this.client.close();
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -41,7 +42,7 @@ public final class FileLockJob {
 		Path control = (args.length > 4 && !args[4].startsWith("--")) ? Path.of(args[4]) : null;
 		boolean ttlOnly = args[args.length - 1].equals("--ttl-only");
 		FileLockStore store = new FileLockStore(directory, "job-test",
-				FileStoreOptions.defaults().withDetectDeadHolders(!ttlOnly));
+				new FileStoreOptions(Clock.systemUTC(), !ttlOnly, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
 		if (control != null) {
 			Files.createFile(control.resolve("ready-" + ProcessHandle.current().pid()));
 			awaitUnlocked(control.resolve("gate"));

@@ -3,6 +3,7 @@ package io.github.lockable.store.file;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -82,7 +83,7 @@ class FileLockStoreHiddenProcTests {
 	}
 
 	private AcquireResult acquire() {
-		return Stages.join(new FileLockStore(this.locks, null, FileStoreOptions.defaults().withProcRoot(this.proc))
+		return Stages.join(new FileLockStore(this.locks, null, new FileStoreOptions(Clock.systemUTC(), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, this.proc))
 			.acquire(new LockRequest("job", TTL)));
 	}
 

@@ -47,7 +47,7 @@ class FileLockStoreOtherUserProcessTests {
 				.awaitExit();
 			assertThat(answer).isEqualTo("started");
 		}
-		assertThat(Users.owner(own.resolve("locks"))).isEqualTo(NOBODY);
+		assertThat(DirectorySafety.owner(own.resolve("locks"))).isEqualTo(NOBODY);
 	}
 
 }

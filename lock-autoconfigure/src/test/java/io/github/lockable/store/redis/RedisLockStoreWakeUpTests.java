@@ -126,6 +126,17 @@ class RedisLockStoreWakeUpTests {
 		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
 		held(key);
 
+		// Lettuce reconnects and subscribes its channels again; a subscription sent after
+		// that shows that the woken waiter's channel was unsubscribed behind it.
+		String other = this.prefix + "killed-other";
+		LockHandle otherHolder = acquired(other);
+		CompletableFuture<Void> probe = this.store.awaitRelease(other, LONG).toCompletableFuture();
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(shardSubscribers("{" + other + "}:released")).containsOnly(1L));
+		assertThat(shardSubscribers("{" + key + "}:released")).containsOnly(0L);
+		Stages.join(otherHolder.release());
+		assertThat(probe.get(5, TimeUnit.SECONDS)).isNull();
+
 		CompletableFuture<Void> again = this.store.awaitRelease(key, LONG).toCompletableFuture();
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(shardSubscribers("{" + key + "}:released")).containsOnly(1L));

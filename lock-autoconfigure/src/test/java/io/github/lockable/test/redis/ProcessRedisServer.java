@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import org.springframework.lang.Nullable;
 
 /**
@@ -20,8 +24,13 @@ import org.springframework.lang.Nullable;
  * {@link #pid()}, {@link #freeze()} ({@code SIGSTOP}) and {@link #thaw()} ({@code SIGCONT}),
  * {@link #stop()} and {@link #start()} on the same port (a new process, so an empty
  * script cache).
+ * <p>
+ * A test class that registers its server as an extension ({@code @RegisterExtension} on
+ * a static field) gets it {@linkplain #recover() back} after each test, in case the test
+ * stopped or froze it, and stopped for good after the class.
  */
-public final class ProcessRedisServer extends RedisTestServer implements AutoCloseable {
+public final class ProcessRedisServer extends RedisTestServer
+		implements AutoCloseable, AfterEachCallback, AfterAllCallback {
 
 	private final Path binary;
 
@@ -186,6 +195,16 @@ public final class ProcessRedisServer extends RedisTestServer implements AutoClo
 	@Override
 	public void close() {
 		shutdown();
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) {
+		recover();
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		close();
 	}
 
 	/**

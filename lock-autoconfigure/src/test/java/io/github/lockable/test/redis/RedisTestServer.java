@@ -187,16 +187,6 @@ public abstract class RedisTestServer implements RedisTopology, AutoCloseable {
 	}
 
 	/**
-	 * Points a Spring Boot test at this server, even one not started yet. Use it from a
-	 * {@code @DynamicPropertySource} method.
-	 * @param registry the test's dynamic properties
-	 */
-	public void registerConnectionPropertiesOf(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", this::host);
-		registry.add("spring.data.redis.port", this::port);
-	}
-
-	/**
 	 * Points a Spring Boot test at this server, logging in as the given user. Use it from a
 	 * {@code @DynamicPropertySource} method.
 	 * @param registry the test's dynamic properties

@@ -9,13 +9,16 @@ import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 /**
  * A "Redis" on a free loopback port that accepts connections and never answers: what a
  * hung server, a black-holing proxy or a wrong port behind a load balancer look like to a
  * client. Whatever a client sends is read and discarded. Closing it closes every
  * connection, which fails a client's pending handshake at once.
  */
-public final class SilentRedisServer implements AutoCloseable {
+public final class SilentRedisServer implements AutoCloseable, AfterAllCallback {
 
 	private final ServerSocket serverSocket;
 
@@ -104,6 +107,15 @@ public final class SilentRedisServer implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * Closes the server after a test class that registered it as an extension
+	 * ({@code @RegisterExtension} on a static field).
+	 */
+	@Override
+	public void afterAll(ExtensionContext context) {
+		close();
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.github.lockable.aot;
+package io.github.lockable.aop;
 
 import org.junit.jupiter.api.Test;
 
