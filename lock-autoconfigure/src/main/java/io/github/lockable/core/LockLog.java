@@ -66,7 +66,7 @@ final class LockLog {
 		common(logger.atWarn(), method, key, store).addKeyValue("lock.acquired", true)
 			.addKeyValue("lock.exit", "lost")
 			.addKeyValue("lock.held_ms", held.toMillis())
-			.log("{}: lock {} on {} was lost after {}ms while the method still runs: it {}; another caller may "
+			.log("{}: lock {} on {} was lost after {}ms while its holder still runs: it {}; another caller may "
 					+ "run at the same time", method.description(), key, store, held.toMillis(), cause);
 	}
 
