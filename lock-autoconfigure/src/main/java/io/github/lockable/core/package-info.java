@@ -1,6 +1,9 @@
 /**
- * The lock manager: key rules, the store call, release with TTL warnings, and metrics
- * hooks. It knows the store SPI only.
+ * The lock manager and the one lock flow that the advice and {@code LockTemplate} share: key
+ * rules, the store call, what an acquire result means, the log lines, observations and
+ * outage throttle, the held lock with its renewal, and the release with its TTL warnings
+ * and metrics hooks. It knows the store SPI and the {@code observation} API, never the
+ * advice or a concrete store.
  */
 @NullMarked
 package io.github.lockable.core;
