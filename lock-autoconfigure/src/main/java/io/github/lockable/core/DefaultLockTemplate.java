@@ -108,7 +108,7 @@ public final class DefaultLockTemplate implements LockTemplate {
 	}
 
 	private Optional<HeldLock> tryLock(String key, TemplateOperation operation) {
-		String fullKey = fullKey(key);
+		String fullKey = fullKey(key, operation);
 		Decision decision = this.flow.acquire(operation, fullKey, StoreFailurePolicy.FAIL);
 		if (decision instanceof Decision.RunLocked granted) {
 			return Optional.of(this.flow.hold(operation, fullKey, granted));
@@ -123,15 +123,15 @@ public final class DefaultLockTemplate implements LockTemplate {
 		if (keys.isEmpty()) {
 			throw new IllegalArgumentException("keys must not be empty");
 		}
+		TemplateOperation all = new TemplateOperation(this, TRY_LOCK_ALL, ttl, waitTime, ConflictPolicy.CONFLICT,
+				false);
 		// Every key is checked before the store is asked; the full names give the one order.
 		List<String> given = List.copyOf(new LinkedHashSet<>(keys));
 		Map<String, String> byFullKey = new TreeMap<>();
 		for (String key : given) {
-			byFullKey.put(fullKey(key), key);
+			byFullKey.put(fullKey(key, all), key);
 		}
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		TemplateOperation all = new TemplateOperation(this, TRY_LOCK_ALL, ttl, waitTime, ConflictPolicy.CONFLICT,
-				false);
 		List<String> parts = new ArrayList<>(given.size());
 		List<LockHandle> taken = new ArrayList<>(given.size());
 		for (Map.Entry<String, String> entry : byFullKey.entrySet()) {
@@ -157,8 +157,8 @@ public final class DefaultLockTemplate implements LockTemplate {
 	public <T extends @Nullable Object> @Nullable T execute(String key, Duration ttl, Duration waitTime,
 			ConflictPolicy policy, Supplier<T> action) {
 		ConflictPolicy effective = (policy == ConflictPolicy.DEFAULT) ? this.defaultPolicy : policy;
-		String fullKey = fullKey(key);
 		TemplateOperation operation = new TemplateOperation(this, EXECUTE, ttl, waitTime, effective, false);
+		String fullKey = fullKey(key, operation);
 		Decision decision = this.flow.acquire(operation, fullKey);
 		if (decision instanceof Decision.RunLocked granted) {
 			DefaultHeldLock lock = this.flow.hold(operation, fullKey, granted);
@@ -191,10 +191,13 @@ public final class DefaultLockTemplate implements LockTemplate {
 		}
 	}
 
-	private String fullKey(String key) {
+	/** The full key; a key that breaks the key rules is logged as the advice logs it, and thrown. */
+	private String fullKey(String key, TemplateOperation operation) {
 		String problem = this.keys.problem(key);
 		if (problem != null) {
-			throw new InvalidLockKeyException("The lock key given to LockTemplate " + problem);
+			InvalidLockKeyException invalid = new InvalidLockKeyException("The lock key given to LockTemplate " + problem);
+			LockFlow.invalidKey(operation, invalid);
+			throw invalid;
 		}
 		return this.keys.withPrefix(key);
 	}

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.HeldLock;
+import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.LockTemplate;
@@ -122,6 +123,17 @@ class TemplateFlowTests {
 			store.down = false;
 			assertThat(locks.execute("sync", TTL, Duration.ZERO, () -> "ran")).isEqualTo("ran");
 			assertThat(output.getAll()).contains("LockTemplate: lock store controlled answers again after 3 failed attempts");
+		});
+	}
+
+	@Test
+	void anInvalidKeyIsLoggedAsTheAdviceLogsItWithoutItsValue(CapturedOutput output) {
+		this.runner.run((context) -> {
+			LockTemplate locks = context.getBean(LockTemplate.class);
+			assertThatExceptionOfType(InvalidLockKeyException.class)
+				.isThrownBy(() -> locks.execute("secret value", TTL, Duration.ZERO, () -> "ran"));
+			assertThat(output.getAll()).contains("LockTemplate not run: The lock key given to LockTemplate has a character")
+				.doesNotContain("secret value");
 		});
 	}
 
