@@ -6,7 +6,8 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
-import io.github.lockable.aop.LockingSupport.Decision;
+import io.github.lockable.core.LockFlow;
+import io.github.lockable.core.LockFlow.Decision;
 
 import org.springframework.util.ClassUtils;
 
@@ -21,15 +22,14 @@ final class BlockingLocking {
 			"org.springframework.transaction.support.TransactionSynchronizationManager",
 			BlockingLocking.class.getClassLoader());
 
-	private final LockingSupport support;
+	private final LockFlow flow;
 
-	BlockingLocking(LockingSupport support) {
-		this.support = support;
+	BlockingLocking(LockFlow flow) {
+		this.flow = flow;
 	}
 
-	@Nullable Object invoke(MethodInvocation invocation, LockableMethod method) throws Throwable {
-		String key = this.support.key(invocation, method);
-		Decision decision = this.support.acquire(method, key);
+	@Nullable Object invoke(MethodInvocation invocation, LockableMethod method, String key) throws Throwable {
+		Decision decision = this.flow.acquire(method, key);
 		if (decision instanceof Decision.RunLocked locked) {
 			return runLocked(invocation, method, key, locked);
 		}
@@ -48,7 +48,7 @@ final class BlockingLocking {
 		CallerTransactionRelease afterTransaction = null;
 		Throwable failure = null;
 		try {
-			call = this.support.locked(method, key, granted);
+			call = new LockedCall(this.flow, method, key, granted);
 			if (TRANSACTIONS_PRESENT) {
 				afterTransaction = CallerTransactionRelease.registerIfActive(call, method, key);
 			}
@@ -69,13 +69,13 @@ final class BlockingLocking {
 					call.finish(failure, false);
 				}
 				else {
-					this.support.release(method, key, granted.handle(), failure, false);
+					this.flow.release(method, key, granted.handle(), failure, false);
 				}
 			}
 			catch (VirtualMachineError ex) {
 				// No room left here (a recursion through the method overflowed): release elsewhere.
 				try {
-					this.support.handOffRelease(method, key, granted.handle(), call, failure, ex);
+					ReleaseHandoff.handOff(this.flow, method, key, granted.handle(), call, failure, ex);
 				}
 				catch (VirtualMachineError again) {
 					if (call != null) {

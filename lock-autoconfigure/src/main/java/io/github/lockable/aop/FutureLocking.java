@@ -8,7 +8,8 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
-import io.github.lockable.aop.LockingSupport.Decision;
+import io.github.lockable.core.LockFlow;
+import io.github.lockable.core.LockFlow.Decision;
 
 /**
  * Locking for methods that return a {@link CompletableFuture} or {@link CompletionStage}.
@@ -20,24 +21,20 @@ import io.github.lockable.aop.LockingSupport.Decision;
  * Cancelling the caller's future completes it at once but does not release the lock:
  * cancelling a {@code CompletableFuture} does not stop the work behind it.
  */
-final class FutureLocking extends AsynchronousLocking {
+final class FutureLocking {
 
 	private static final LockContext.Scope NO_SCOPE = () -> {
 	};
 
-	FutureLocking(LockingSupport support) {
-		super(support);
+	private final LockFlow flow;
+
+	FutureLocking(LockFlow flow) {
+		this.flow = flow;
 	}
 
-	@Override
-	Object failed(RuntimeException ex) {
-		return CompletableFuture.failedFuture(ex);
-	}
-
-	@Override
-	Object lock(MethodInvocation invocation, LockableMethod method, String key) {
+	Object invoke(MethodInvocation invocation, LockableMethod method, String key) {
 		CompletableFuture<Object> caller = new CompletableFuture<>();
-		this.support.acquireAsync(method, key, null, (decision) -> acquired(invocation, method, key, decision, caller));
+		this.flow.acquireAsync(method, key, null, (decision) -> acquired(invocation, method, key, decision, caller));
 		return caller;
 	}
 
@@ -52,7 +49,7 @@ final class FutureLocking extends AsynchronousLocking {
 			return;
 		}
 		LockedCall call = (decision instanceof Decision.RunLocked locked)
-				? this.support.locked(method, key, locked) : null;
+				? new LockedCall(this.flow, method, key, locked) : null;
 		CompletionStage<?> stage;
 		try (LockContext.Scope scope = (call != null) ? call.open() : NO_SCOPE) {
 			stage = (CompletionStage<?>) invocation.proceed();
@@ -65,7 +62,7 @@ final class FutureLocking extends AsynchronousLocking {
 			ended(call, null, null, caller);
 			return;
 		}
-		stage.whenComplete((value, error) -> ended(call, value, LockingSupport.unwrap(error), caller));
+		stage.whenComplete((value, error) -> ended(call, value, LockFlow.unwrap(error), caller));
 	}
 
 	/** The method's work ended: release, then complete the caller's future off the store's threads. */
@@ -75,7 +72,7 @@ final class FutureLocking extends AsynchronousLocking {
 			complete(caller, value, error);
 			return;
 		}
-		this.support.whenDone(call.finishAsync(error, error instanceof CancellationException),
+		this.flow.whenDone(call.finishAsync(error, error instanceof CancellationException),
 				(ignored, neverFails) -> complete(caller, value, error));
 	}
 

@@ -14,8 +14,10 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.Lockable;
 import io.github.lockable.StoreFailurePolicy;
+import io.github.lockable.core.LockFlow;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockObservations;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.observation.LockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockExecutionObservationConvention;
@@ -80,7 +82,7 @@ public class LockableAdvisor extends AbstractPointcutAdvisor
 		LockableAttributeSource attributes = new LockableAttributeSource();
 		this.pointcut = new LockablePointcut(attributes);
 		this.methods = new LockableMethods(attributes, lockDefaults, SingletonSupplier.of(keys));
-		this.interceptor = new LockableMethodInterceptor(this.methods, new LockingSupport(lockManager,
+		this.interceptor = new LockableMethodInterceptor(this.methods, new LockFlow(lockManager,
 				() -> lockDefaults.obtain().storeFailure(), continuations, renewals, this::observationSettings));
 	}
 

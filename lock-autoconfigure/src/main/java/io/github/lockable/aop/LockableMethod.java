@@ -11,12 +11,14 @@ import io.github.lockable.LockKeyResolver;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockOperation;
+import io.github.lockable.core.OutageLogThrottle;
 
 /**
  * Everything the advice needs about one {@code @Lockable} method, worked out once at
  * startup: the per-call path does no annotation lookup, placeholder parsing or bean lookup.
  */
-final class LockableMethod {
+final class LockableMethod implements LockOperation {
 
 	private final Method method;
 
@@ -47,7 +49,7 @@ final class LockableMethod {
 
 	private final String @Nullable [] parameterNames;
 
-	private final StoreOutage storeOutage = new StoreOutage(StoreOutage.DEFAULT_SUMMARY_INTERVAL);
+	private final OutageLogThrottle storeOutage = new OutageLogThrottle(OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL);
 
 	/** This method's metrics, asked for on its first call. */
 	private volatile @Nullable LockMetrics metrics;
@@ -90,16 +92,19 @@ final class LockableMethod {
 	}
 
 	/** The resource part of a full key of this method, as {@code LockContext} shows it. */
-	String resourcePart(String fullKey) {
+	@Override
+	public String resourcePart(String fullKey) {
 		return (this.staticPart != null) ? this.staticPart : this.keys.withoutPrefix(fullKey);
 	}
 
-	Method method() {
+	@Override
+	public Method method() {
 		return this.method;
 	}
 
 	/** The user class that declares or inherits the method. */
-	Class<?> targetClass() {
+	@Override
+	public Class<?> targetClass() {
 		return this.targetClass;
 	}
 
@@ -107,7 +112,8 @@ final class LockableMethod {
 	 * The name metrics and observations know the lock by: the static key as declared, or
 	 * the resolver's bean name; never a resolved key, which is the caller's data.
 	 */
-	String lockName() {
+	@Override
+	public String lockName() {
 		return (this.staticPart != null) ? this.staticPart : this.resolverName;
 	}
 
@@ -116,7 +122,8 @@ final class LockableMethod {
 	 * and kept: no meter is looked up per call. Two first calls at once may both ask,
 	 * which registers nothing twice.
 	 */
-	LockMetrics metrics(LockManager manager) {
+	@Override
+	public LockMetrics metrics(LockManager manager) {
 		LockMetrics lockMetrics = this.metrics;
 		if (lockMetrics == null) {
 			lockMetrics = manager.metrics(lockName());
@@ -125,25 +132,30 @@ final class LockableMethod {
 		return lockMetrics;
 	}
 
-	String description() {
+	@Override
+	public String description() {
 		return this.description;
 	}
 
-	Duration ttl() {
+	@Override
+	public Duration ttl() {
 		return this.ttl;
 	}
 
 	/** Zero when the annotation does not wait. */
-	Duration waitTime() {
+	@Override
+	public Duration waitTime() {
 		return this.waitTime;
 	}
 
 	/** Whether the lock is extended while the method runs. */
-	boolean renew() {
+	@Override
+	public boolean renew() {
 		return this.renew;
 	}
 
-	ConflictPolicy conflictPolicy() {
+	@Override
+	public ConflictPolicy conflictPolicy() {
 		return this.conflictPolicy;
 	}
 
@@ -162,7 +174,8 @@ final class LockableMethod {
 				this.waitTime, this.conflictPolicy, this.renew, this.returnKind.name());
 	}
 
-	StoreOutage storeOutage() {
+	@Override
+	public OutageLogThrottle storeOutage() {
 		return this.storeOutage;
 	}
 

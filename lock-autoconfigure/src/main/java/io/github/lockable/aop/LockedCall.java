@@ -8,30 +8,23 @@ import org.jspecify.annotations.Nullable;
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockContext;
 import io.github.lockable.core.DefaultHeldLock;
-import io.github.lockable.core.LockRenewals.Renewal;
+import io.github.lockable.core.LockFlow;
+import io.github.lockable.core.LockObservations;
 
 /**
- * One call that holds its lock: the lock the method sees through
- * {@link io.github.lockable.LockContext}, its renewal, the observation of its work, and its
- * end. The observation stops when the work ends, the renewal before the release, so that
- * no renewal follows it.
+ * One {@code @Lockable} call that holds its lock: the {@link DefaultHeldLock} the flow
+ * granted (with its renewal and the observation of the work), and what the release
+ * hand-off needs to find the call when even a queue offer failed on the caller's thread.
  */
 final class LockedCall {
 
-	private final LockingSupport support;
+	private final LockFlow flow;
 
 	private final LockableMethod method;
 
 	private final String key;
 
 	private final DefaultHeldLock lock;
-
-	private final @Nullable Renewal renewal;
-
-	private final Observation execution;
-
-	/** Whether the execution observation stopped; a release after a transaction comes later. */
-	private boolean workEnded;
 
 	/** The next call in {@link ReleaseHandoff#orphans}. */
 	@Nullable LockedCall nextOrphan;
@@ -45,14 +38,11 @@ final class LockedCall {
 	/** Set by the hand-off thread only: a call linked twice is released once. */
 	private boolean orphanReleased;
 
-	LockedCall(LockingSupport support, LockableMethod method, String key, DefaultHeldLock lock,
-			@Nullable Renewal renewal, Observation execution) {
-		this.support = support;
+	LockedCall(LockFlow flow, LockableMethod method, String key, LockFlow.Decision.RunLocked granted) {
+		this.flow = flow;
 		this.method = method;
 		this.key = key;
-		this.lock = lock;
-		this.renewal = renewal;
-		this.execution = execution;
+		this.lock = flow.hold(method, key, granted);
 	}
 
 	HeldLock lock() {
@@ -61,7 +51,7 @@ final class LockedCall {
 
 	/** The observation of the work, {@link Observation#NOOP} when nothing observes. */
 	Observation execution() {
-		return this.execution;
+		return this.lock.execution();
 	}
 
 	/**
@@ -71,46 +61,29 @@ final class LockedCall {
 	 */
 	LockContext.Scope open() {
 		LockContext.Scope bound = LockContext.bind(this.lock);
-		if (this.execution.isNoop()) {
+		if (this.lock.execution().isNoop()) {
 			return bound;
 		}
-		Observation.Scope observed = LockObservations.openScope(this.execution);
+		Observation.Scope observed = LockObservations.openScope(this.lock.execution());
 		return () -> {
 			observed.close();
 			bound.close();
 		};
 	}
 
-	/**
-	 * The method's work ended: stops its observation, once. Never throws.
-	 * @param error what the work threw or failed with, or {@code null}
-	 */
+	/** See {@link DefaultHeldLock#workEnded}. */
 	void workEnded(@Nullable Throwable error) {
-		if (!this.workEnded) {
-			this.workEnded = true;
-			LockObservations.executed(this.execution, error);
-		}
+		this.lock.workEnded(error);
 	}
 
-	/**
-	 * Ends the work if that was not done, stops the renewal, releases and logs how the call
-	 * ended. Never throws.
-	 */
+	/** See {@link DefaultHeldLock#finish}. */
 	void finish(@Nullable Throwable error, boolean cancelled) {
-		workEnded(error);
-		stopRenewal();
-		this.support.release(this.method, this.key, this.lock.handles().get(0), error, cancelled);
+		this.lock.finish(error, cancelled);
 	}
 
-	/**
-	 * Ends the work, stops the renewal, then releases without blocking and logs how the call
-	 * ended.
-	 * @return a stage that completes, never exceptionally, once the release is done
-	 */
+	/** See {@link DefaultHeldLock#finishAsync}. */
 	CompletableFuture<Void> finishAsync(@Nullable Throwable error, boolean cancelled) {
-		workEnded(error);
-		stopRenewal();
-		return this.support.releaseAsync(this.method, this.key, this.lock.handles().get(0), error, cancelled);
+		return this.lock.finishAsync(error, cancelled);
 	}
 
 	/**
@@ -122,14 +95,8 @@ final class LockedCall {
 			return null;
 		}
 		this.orphanReleased = true;
-		return this.support.handedOffRelease(this.method, this.key, this.lock.handles().get(0), this,
+		return new ReleaseHandoff.HandedOffRelease(this.flow, this.method, this.key, this.lock.handles().get(0), this,
 				this.orphanError, this.orphanReleaseError);
-	}
-
-	private void stopRenewal() {
-		if (this.renewal != null) {
-			this.renewal.stop();
-		}
 	}
 
 }

@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
+import io.github.lockable.core.LockFlow;
+
 import org.springframework.core.Ordered;
 import org.springframework.transaction.reactive.TransactionContext;
 import org.springframework.transaction.reactive.TransactionSynchronization;
@@ -32,7 +34,7 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 
 	private static final CompletableFuture<Void> HELD_ON = CompletableFuture.completedFuture(null);
 
-	private final LockingSupport support;
+	private final LockFlow flow;
 
 	/** The call's side and the transaction's: the one that ends last releases. */
 	private final AtomicInteger running = new AtomicInteger(2);
@@ -44,8 +46,8 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 
 	private volatile boolean cancelled;
 
-	private ReactiveCallerTransactionRelease(LockingSupport support) {
-		this.support = support;
+	private ReactiveCallerTransactionRelease(LockFlow flow) {
+		this.flow = flow;
 	}
 
 	/**
@@ -55,7 +57,7 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 	 * @return the registered release, or {@code null} when a lock the call is granted is
 	 * released when its work ends
 	 */
-	static @Nullable ReactiveCallerTransactionRelease registerIfActive(ContextView context, LockingSupport support) {
+	static @Nullable ReactiveCallerTransactionRelease registerIfActive(ContextView context, LockFlow flow) {
 		// Where TransactionSynchronizationManager.forCurrentTransaction() finds the transaction
 		// (Spring's TransactionalOperator and reactive @Transactional put it there), read
 		// without subscribing: a plain Mono pays one look-up in its context.
@@ -68,7 +70,7 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 			if (!synchronizations.isSynchronizationActive()) {
 				return null;
 			}
-			ReactiveCallerTransactionRelease release = new ReactiveCallerTransactionRelease(support);
+			ReactiveCallerTransactionRelease release = new ReactiveCallerTransactionRelease(flow);
 			synchronizations.registerSynchronization(release);
 			return release;
 		}
@@ -120,7 +122,7 @@ final class ReactiveCallerTransactionRelease implements TransactionSynchronizati
 		if (call == null) {
 			return Mono.empty();
 		}
-		return Mono.create((sink) -> this.support.whenDone(call.finishAsync(this.failure, this.cancelled),
+		return Mono.create((sink) -> this.flow.whenDone(call.finishAsync(this.failure, this.cancelled),
 				(ignored, neverFails) -> sink.success()));
 	}
 

@@ -13,7 +13,9 @@ import reactor.core.publisher.MonoSink;
 import reactor.util.context.Context;
 
 import io.github.lockable.LockContext;
-import io.github.lockable.aop.LockingSupport.Decision;
+import io.github.lockable.core.LockFlow;
+import io.github.lockable.core.LockFlow.Decision;
+import io.github.lockable.core.LockObservations;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.util.ClassUtils;
@@ -33,23 +35,23 @@ import org.springframework.util.ClassUtils;
  * it. A call inside a reactive transaction its subscriber began holds the lock on until that
  * transaction completes ({@link ReactiveCallerTransactionRelease}).
  */
-final class ReactiveLocking extends AsynchronousLocking {
+final class ReactiveLocking {
 
 	private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
 			"org.springframework.transaction.reactive.TransactionSynchronizationManager",
 			ReactiveLocking.class.getClassLoader());
 
-	ReactiveLocking(LockingSupport support) {
-		super(support);
+	private final LockFlow flow;
+
+	ReactiveLocking(LockFlow flow) {
+		this.flow = flow;
 	}
 
-	@Override
-	Object failed(RuntimeException ex) {
+	static Object failed(RuntimeException ex) {
 		return Mono.error(ex);
 	}
 
-	@Override
-	Object lock(MethodInvocation invocation, LockableMethod method, String key) {
+	Object invoke(MethodInvocation invocation, LockableMethod method, String key) {
 		return Mono.create((sink) -> subscribed(invocation, method, key, sink));
 	}
 
@@ -59,7 +61,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 		// Registered here, in the subscriber's chain, rather than where the store answered: a
 		// transaction's synchronizations are not made for registration from several threads.
 		ReactiveCallerTransactionRelease afterTransaction = afterCallerTransaction(sink);
-		this.support.acquireAsync(method, key, callerObservation(sink), (decision) -> {
+		this.flow.acquireAsync(method, key, callerObservation(sink), (decision) -> {
 			boolean cancelledBeforeCall = cancelled.get();
 			if (afterTransaction != null && (cancelledBeforeCall || !(decision instanceof Decision.RunLocked))) {
 				afterTransaction.notLocked();
@@ -67,11 +69,11 @@ final class ReactiveLocking extends AsynchronousLocking {
 			if (cancelledBeforeCall) {
 				// Cancelled before the method was called: call nothing, hold nothing.
 				if (decision instanceof Decision.RunLocked locked) {
-					this.support.releaseAsync(method, key, locked.handle(), null, true);
+					this.flow.releaseAsync(method, key, locked.handle(), null, true);
 				}
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
-				LockedCall call = this.support.locked(method, key, locked);
+				LockedCall call = new LockedCall(this.flow, method, key, locked);
 				if (afterTransaction != null) {
 					afterTransaction.locked(call, method, key);
 				}
@@ -98,7 +100,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 
 	/** The release deferred to the end of the subscriber's reactive transaction, if it has one. */
 	private @Nullable ReactiveCallerTransactionRelease afterCallerTransaction(MonoSink<Object> sink) {
-		return TRANSACTIONS_PRESENT ? ReactiveCallerTransactionRelease.registerIfActive(sink.contextView(), this.support)
+		return TRANSACTIONS_PRESENT ? ReactiveCallerTransactionRelease.registerIfActive(sink.contextView(), this.flow)
 				: null;
 	}
 
@@ -152,7 +154,7 @@ final class ReactiveLocking extends AsynchronousLocking {
 		}
 		CompletableFuture<Void> released = (afterTransaction != null)
 				? afterTransaction.workEnded(call, error, cancelled.get()) : call.finishAsync(error, cancelled.get());
-		this.support.whenDone(released, (ignored, neverFails) -> signal(sink, cancelled, value, error));
+		this.flow.whenDone(released, (ignored, neverFails) -> signal(sink, cancelled, value, error));
 	}
 
 	private static void signal(MonoSink<Object> sink, AtomicBoolean cancelled, @Nullable Object value,

@@ -4,9 +4,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import io.github.lockable.core.LockFlow;
+import io.github.lockable.store.LockHandle;
 
 /**
  * Runs the releases that could not run where the locked method ended: a
@@ -54,6 +56,20 @@ final class ReleaseHandoff {
 	 * Starts the thread, if that was not done yet; call it where the stack is not at risk.
 	 */
 	static void prepare() {
+		HandedOffRelease.class.getName();
+	}
+
+	/**
+	 * Releases, on the hand-off thread, a lock whose release could not run on the caller's:
+	 * a {@link VirtualMachineError} came out of it. Allocates one object and queues it,
+	 * which a nearly exhausted stack can still do.
+	 * @param call the call, or {@code null} when it failed before it began
+	 * @param error what the method threw, or {@code null}
+	 * @param releaseError what came out of the release
+	 */
+	static void handOff(LockFlow flow, LockableMethod method, String key, LockHandle handle, @Nullable LockedCall call,
+			@Nullable Throwable error, VirtualMachineError releaseError) {
+		submit(new HandedOffRelease(flow, method, key, handle, call, error, releaseError));
 	}
 
 	/**
@@ -97,6 +113,37 @@ final class ReleaseHandoff {
 		catch (Throwable ex) {
 			logger.error("A lock release handed over from another thread failed; the lock runs out with its TTL", ex);
 		}
+	}
+
+	/**
+	 * A release handed over by {@link #handOff}: a named class rather than a lambda, whose
+	 * first use would link it on the exhausted stack.
+	 */
+	record HandedOffRelease(LockFlow flow, LockableMethod method, String key, LockHandle handle,
+			@Nullable LockedCall call, @Nullable Throwable error, VirtualMachineError releaseError) implements Runnable {
+
+		@Override
+		public void run() {
+			// Marked released before it failed, the store may not have been asked: ask it again;
+			// a compare-and-delete of a lock already gone deletes nothing.
+			boolean retry = this.handle.isReleased();
+			if (this.call != null) {
+				this.call.finish(this.error, false);
+			}
+			else {
+				this.flow.release(this.method, this.key, this.handle, this.error, false);
+			}
+			if (retry) {
+				try {
+					this.flow.lockManager().store().release(this.handle.lease());
+				}
+				catch (RuntimeException ex) {
+					// Reported by the release above, or runs out with its TTL.
+				}
+			}
+			this.flow.releaseHandedOff(this.method, this.key, this.releaseError, this.error);
+		}
+
 	}
 
 }

@@ -9,13 +9,14 @@ import io.github.lockable.Lockable;
 import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.aop.LostLockRollback;
-import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
 import io.github.lockable.core.DefaultLockTemplate;
+import io.github.lockable.core.LockFlow;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockObservations;
 import io.github.lockable.observation.LockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockExecutionObservationConvention;
 import io.github.lockable.store.LockStore;
@@ -79,12 +80,22 @@ public class LockableAutoConfiguration {
 		return new LockRenewals(metrics.getIfUnique(() -> LockMetrics.NONE));
 	}
 
+	/**
+	 * The template runs on a flow of its own built from the advice's parts, so that its
+	 * callers get the advice's log lines, meters, observations and outage throttle.
+	 */
 	@Bean
 	@ConditionalOnMissingBean(LockTemplate.class)
-	DefaultLockTemplate lockTemplate(LockManager lockManager, LockKeys keys, LockRenewals renewals,
-			LockableProperties properties) {
-		return new DefaultLockTemplate(lockManager, keys, renewals, properties.getDefaultConflictPolicy(),
-				properties.getStoreFailure() == StoreFailurePolicy.PROCEED);
+	DefaultLockTemplate lockTemplate(ObjectProvider<LockManager> lockManager, LockKeys keys,
+			ObjectProvider<LockRenewals> renewals, LockableProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
+			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
+		LockFlow flow = new LockFlow(lockManager::getObject, properties::getStoreFailure,
+				() -> ContinuationExecutors.from(beanFactory), renewals::getObject,
+				() -> new LockObservations.Settings(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP),
+						acquisitionConvention.getIfUnique(), executionConvention.getIfUnique()));
+		return new DefaultLockTemplate(flow, keys, properties.getDefaultConflictPolicy());
 	}
 
 	private static String missingStore(LockableProperties.Store store) {
@@ -116,7 +127,7 @@ public class LockableAutoConfiguration {
 			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
 		LockableAdvisor advisor = new LockableAdvisor(() -> properties.getObject().getDefaultTtl(),
 				() -> properties.getObject().getDefaultConflictPolicy(), () -> properties.getObject().getStoreFailure(),
-				keys::getObject, lockManager::getObject, () -> LockContinuations.from(beanFactory), renewals::getObject);
+				keys::getObject, lockManager::getObject, () -> ContinuationExecutors.from(beanFactory), renewals::getObject);
 		advisor.setOrder(() -> properties.getObject().getOrder());
 		advisor.setObservationRegistry(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 		advisor.setObservationConventions(acquisitionConvention::getIfUnique, executionConvention::getIfUnique);

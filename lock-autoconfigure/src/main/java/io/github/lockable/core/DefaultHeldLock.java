@@ -2,8 +2,10 @@ package io.github.lockable.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+import io.micrometer.observation.Observation;
 
 import org.jspecify.annotations.Nullable;
 
@@ -14,17 +16,23 @@ import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
 
 /**
- * A {@link HeldLock} over the store's handles, one per key, in the same order as the keys.
+ * A {@link HeldLock} over the store's handles, one per key, in the same order as the keys:
+ * the one held-lock object of a locked call, whether a {@code @Lockable} method or a
+ * {@link io.github.lockable.LockTemplate} caller holds it. It carries the renewal and the
+ * observation of the work under the lock, and releases through the {@link LockFlow} that
+ * granted it, with the flow's log line and metrics.
  */
 public final class DefaultHeldLock implements HeldLock {
 
-	private final LockManager manager;
+	private final LockFlow flow;
+
+	private final LockOperation operation;
 
 	private final List<String> keys;
 
 	private final List<LockHandle> handles;
 
-	private final @Nullable LockMetrics metrics;
+	private final Observation execution;
 
 	private static final AtomicIntegerFieldUpdater<DefaultHeldLock> CLOSED = AtomicIntegerFieldUpdater
 		.newUpdater(DefaultHeldLock.class, "closed");
@@ -36,30 +44,23 @@ public final class DefaultHeldLock implements HeldLock {
 
 	private volatile LockRenewals.@Nullable Renewal renewal;
 
-	/**
-	 * Creates a lock over granted handles, whose release reports to the manager's metrics.
-	 * @param manager releases the handles
-	 * @param keys the resource parts, as the caller gave them
-	 * @param handles the handle of each key, in the order of {@code keys}
-	 */
-	public DefaultHeldLock(LockManager manager, List<String> keys, List<LockHandle> handles) {
-		this(manager, keys, handles, null);
-	}
+	/** Whether the execution observation stopped; a release after a transaction comes later. */
+	private boolean workEnded;
 
 	/**
-	 * Creates a lock over handles granted with a lock's own metrics, which its release
-	 * reports to.
-	 * @param manager releases the handles
+	 * @param flow releases the handles
+	 * @param operation what runs under the lock
 	 * @param keys the resource parts, as the caller gave them
 	 * @param handles the handle of each key, in the order of {@code keys}
-	 * @param metrics what the handles were acquired with, from {@link LockManager#metrics(String)}
+	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
-	public DefaultHeldLock(LockManager manager, List<String> keys, List<LockHandle> handles,
-			@Nullable LockMetrics metrics) {
-		this.manager = Objects.requireNonNull(manager, "manager must not be null");
-		this.metrics = metrics;
+	DefaultHeldLock(LockFlow flow, LockOperation operation, List<String> keys, List<LockHandle> handles,
+			Observation execution) {
+		this.flow = flow;
+		this.operation = operation;
 		this.keys = List.copyOf(keys);
 		this.handles = List.copyOf(handles);
+		this.execution = execution;
 		if (this.keys.size() != this.handles.size() || this.keys.isEmpty()) {
 			throw new IllegalArgumentException("One handle per key is required");
 		}
@@ -160,7 +161,7 @@ public final class DefaultHeldLock implements HeldLock {
 	 * Renews this lock until it is closed.
 	 * @param renewal the renewal to stop on close
 	 */
-	public void renewWith(LockRenewals.Renewal renewal) {
+	void renewWith(LockRenewals.Renewal renewal) {
 		this.renewal = renewal;
 		if (this.closed != 0) {
 			renewal.stop();
@@ -175,25 +176,67 @@ public final class DefaultHeldLock implements HeldLock {
 		return this.handles;
 	}
 
-	@Override
-	public void close() {
-		if (CLOSED.compareAndSet(this, 0, 1)) {
-			LockRenewals.Renewal current = this.renewal;
-			if (current != null) {
-				current.stop();
-			}
-			for (int i = this.handles.size() - 1; i >= 0; i--) {
-				release(this.handles.get(i));
-			}
+	/**
+	 * The observation of the work under the lock.
+	 * @return the observation, {@link Observation#NOOP} when nothing observes
+	 */
+	public Observation execution() {
+		return this.execution;
+	}
+
+	/**
+	 * The work under the lock ended: stops its observation, once. Never throws.
+	 * @param error what the work threw or failed with, or {@code null}
+	 */
+	public void workEnded(@Nullable Throwable error) {
+		if (!this.workEnded) {
+			this.workEnded = true;
+			LockObservations.executed(this.execution, error);
 		}
 	}
 
-	private void release(LockHandle handle) {
-		if (this.metrics != null) {
-			this.manager.release(handle, this.metrics);
+	/**
+	 * Ends the work if that was not done, stops the renewal, releases every key in reverse
+	 * order and logs how the call ended. Never throws. Unlike {@link #close()} it runs
+	 * again when called again: a release whose first run was cut short is retried.
+	 * @param error what the work threw, or {@code null}
+	 * @param cancelled whether the caller cancelled
+	 */
+	public void finish(@Nullable Throwable error, boolean cancelled) {
+		this.closed = 1;
+		workEnded(error);
+		stopRenewal();
+		for (int i = this.handles.size() - 1; i >= 0; i--) {
+			LockHandle handle = this.handles.get(i);
+			this.flow.release(this.operation, handle.lease().key(), handle, error, cancelled);
 		}
-		else {
-			this.manager.release(handle);
+	}
+
+	/**
+	 * As {@link #finish}, releasing without blocking; for a lock of one key.
+	 * @param error what the work failed with, or {@code null}
+	 * @param cancelled whether the caller cancelled
+	 * @return a stage that completes, never exceptionally, once the release is done
+	 */
+	public CompletableFuture<Void> finishAsync(@Nullable Throwable error, boolean cancelled) {
+		this.closed = 1;
+		workEnded(error);
+		stopRenewal();
+		LockHandle handle = this.handles.get(0);
+		return this.flow.releaseAsync(this.operation, handle.lease().key(), handle, error, cancelled);
+	}
+
+	@Override
+	public void close() {
+		if (CLOSED.compareAndSet(this, 0, 1)) {
+			finish(null, false);
+		}
+	}
+
+	private void stopRenewal() {
+		LockRenewals.Renewal current = this.renewal;
+		if (current != null) {
+			current.stop();
 		}
 	}
 

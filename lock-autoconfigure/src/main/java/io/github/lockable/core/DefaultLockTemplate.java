@@ -1,10 +1,9 @@
 package io.github.lockable.core;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,40 +12,54 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.HeldLock;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockContext;
-import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.LockTemplate;
-import io.github.lockable.store.AcquireResult;
+import io.github.lockable.StoreFailurePolicy;
+import io.github.lockable.core.LockFlow.Decision;
 import io.github.lockable.store.LockHandle;
 
+import org.springframework.util.ReflectionUtils;
+
 /**
- * The {@link LockTemplate} on a {@link LockManager}: key rules and prefix from
- * {@link LockKeys}, waiting from the manager, several keys in one global order.
+ * The {@link LockTemplate} on the {@link LockFlow} the advice uses, so that a template
+ * caller gets the same log lines, meters (lock name {@value LockMetrics#TEMPLATE_LOCK}),
+ * observations and store-outage throttle as a {@code @Lockable} method: key rules and
+ * prefix from {@link LockKeys}, several keys in one global order.
  */
 public final class DefaultLockTemplate implements LockTemplate {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultLockTemplate.class);
+	private static final Method TRY_LOCK = templateMethod("tryLock", String.class, Duration.class, Duration.class);
 
-	private final LockManager manager;
+	private static final Method TRY_LOCK_RENEWING = templateMethod("tryLockRenewing", String.class, Duration.class,
+			Duration.class);
+
+	private static final Method TRY_LOCK_ALL = templateMethod("tryLockAll", Collection.class, Duration.class,
+			Duration.class);
+
+	private static final Method EXECUTE = templateMethod("execute", String.class, Duration.class, Duration.class,
+			ConflictPolicy.class, Supplier.class);
+
+	private final LockFlow flow;
 
 	private final LockKeys keys;
 
-	private final LockRenewals renewals;
-
 	private final ConflictPolicy defaultPolicy;
 
-	private final boolean proceedOnStoreFailure;
+	private final OutageLogThrottle storeOutage = new OutageLogThrottle(OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL);
+
+	/** The metrics of {@value LockMetrics#TEMPLATE_LOCK}, asked for on the first call. */
+	private volatile @Nullable LockMetrics metrics;
 
 	/**
-	 * Creates the template.
+	 * Creates the template on its own flow, without observations.
 	 * @param manager takes and gives back the locks
 	 * @param keys the key rule and prefix
 	 * @param renewals renews the locks of {@link #tryLockRenewing}
@@ -56,14 +69,26 @@ public final class DefaultLockTemplate implements LockTemplate {
 	 */
 	public DefaultLockTemplate(LockManager manager, LockKeys keys, LockRenewals renewals, ConflictPolicy defaultPolicy,
 			boolean proceedOnStoreFailure) {
-		this.manager = Objects.requireNonNull(manager, "manager must not be null");
+		this(new LockFlow(() -> manager, () -> proceedOnStoreFailure ? StoreFailurePolicy.PROCEED
+				: StoreFailurePolicy.FAIL, () -> Runnable::run, () -> renewals,
+				() -> new LockObservations.Settings(ObservationRegistry.NOOP, null, null)), keys, defaultPolicy);
+		Objects.requireNonNull(manager, "manager must not be null");
+		Objects.requireNonNull(renewals, "renewals must not be null");
+	}
+
+	/**
+	 * Creates the template.
+	 * @param flow the flow the advice uses; its store-failure policy applies to {@code execute}
+	 * @param keys the key rule and prefix
+	 * @param defaultPolicy what {@link ConflictPolicy#DEFAULT} means
+	 */
+	public DefaultLockTemplate(LockFlow flow, LockKeys keys, ConflictPolicy defaultPolicy) {
+		this.flow = Objects.requireNonNull(flow, "flow must not be null");
 		this.keys = Objects.requireNonNull(keys, "keys must not be null");
-		this.renewals = Objects.requireNonNull(renewals, "renewals must not be null");
 		if (defaultPolicy == ConflictPolicy.DEFAULT) {
 			throw new IllegalArgumentException("The default conflict policy cannot be DEFAULT");
 		}
 		this.defaultPolicy = defaultPolicy;
-		this.proceedOnStoreFailure = proceedOnStoreFailure;
 	}
 
 	@Override
@@ -73,28 +98,23 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	@Override
 	public Optional<HeldLock> tryLock(String key, Duration ttl, Duration waitTime) {
-		AcquireResult result = this.manager.acquire(fullKey(key), ttl, waitTime);
-		if (result instanceof AcquireResult.Acquired acquired) {
-			return Optional.of(new DefaultHeldLock(this.manager, List.of(key), List.of(acquired.handle())));
-		}
-		throwIfFailed(result);
-		return Optional.empty();
+		return tryLock(key, new TemplateOperation(this, TRY_LOCK, ttl, waitTime, ConflictPolicy.CONFLICT, false));
 	}
 
 	@Override
 	public Optional<HeldLock> tryLockRenewing(String key, Duration ttl, Duration waitTime) {
-		Optional<HeldLock> lock = tryLock(key, ttl, waitTime);
-		lock.ifPresent((held) -> {
-			DefaultHeldLock renewed = (DefaultHeldLock) held;
-			LockHandle handle = renewed.handles().get(0);
-			renewed.renewWith(this.renewals.start(handle, ttl, () -> {
-				renewed.markLost();
-				logger.warn("Lock {} was lost after {}ms while its holder still runs: it {}; another holder may "
-						+ "run at the same time", handle.lease().key(), handle.elapsed().toMillis(),
-						this.manager.renewalLossCause(handle));
-			}));
-		});
-		return lock;
+		return tryLock(key,
+				new TemplateOperation(this, TRY_LOCK_RENEWING, ttl, waitTime, ConflictPolicy.CONFLICT, true));
+	}
+
+	private Optional<HeldLock> tryLock(String key, TemplateOperation operation) {
+		String fullKey = fullKey(key, operation);
+		Decision decision = this.flow.acquire(operation, fullKey, StoreFailurePolicy.FAIL);
+		if (decision instanceof Decision.RunLocked granted) {
+			return Optional.of(this.flow.hold(operation, fullKey, granted));
+		}
+		throwIfUnavailable(decision);
+		return Optional.empty();
 	}
 
 	@Override
@@ -103,72 +123,108 @@ public final class DefaultLockTemplate implements LockTemplate {
 		if (keys.isEmpty()) {
 			throw new IllegalArgumentException("keys must not be empty");
 		}
+		TemplateOperation all = new TemplateOperation(this, TRY_LOCK_ALL, ttl, waitTime, ConflictPolicy.CONFLICT,
+				false);
 		// Every key is checked before the store is asked; the full names give the one order.
 		List<String> given = List.copyOf(new LinkedHashSet<>(keys));
 		Map<String, String> byFullKey = new TreeMap<>();
 		for (String key : given) {
-			byFullKey.put(fullKey(key), key);
+			byFullKey.put(fullKey(key, all), key);
 		}
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		// In the order taken, so that a failure releases them in reverse.
-		Map<String, LockHandle> taken = new LinkedHashMap<>();
+		List<String> parts = new ArrayList<>(given.size());
+		List<LockHandle> taken = new ArrayList<>(given.size());
 		for (Map.Entry<String, String> entry : byFullKey.entrySet()) {
 			Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-			AcquireResult result = this.manager.acquire(entry.getKey(), ttl, remaining);
-			if (!(result instanceof AcquireResult.Acquired acquired)) {
-				List<LockHandle> handles = new ArrayList<>(taken.values());
-				Collections.reverse(handles);
-				handles.forEach(this.manager::release);
-				throwIfFailed(result);
+			Decision decision = this.flow.acquire(new TemplateOperation(this, TRY_LOCK_ALL, ttl, remaining,
+					ConflictPolicy.CONFLICT, false), entry.getKey(), StoreFailurePolicy.FAIL);
+			if (!(decision instanceof Decision.RunLocked granted)) {
+				if (!taken.isEmpty()) {
+					// Released in reverse order of taking.
+					new DefaultHeldLock(this.flow, all, parts, taken, Observation.NOOP).finish(null, false);
+				}
+				throwIfUnavailable(decision);
 				return Optional.empty();
 			}
-			taken.put(entry.getValue(), acquired.handle());
+			parts.add(entry.getValue());
+			taken.add(granted.handle());
 		}
-		return Optional.of(new DefaultHeldLock(this.manager, given, given.stream().map(taken::get).toList()));
+		List<LockHandle> handles = given.stream().map((key) -> taken.get(parts.indexOf(key))).toList();
+		return Optional.of(new DefaultHeldLock(this.flow, all, given, handles, Observation.NOOP));
 	}
 
 	@Override
 	public <T extends @Nullable Object> @Nullable T execute(String key, Duration ttl, Duration waitTime,
 			ConflictPolicy policy, Supplier<T> action) {
 		ConflictPolicy effective = (policy == ConflictPolicy.DEFAULT) ? this.defaultPolicy : policy;
-		AcquireResult result = this.manager.acquire(fullKey(key), ttl, waitTime);
-		if (result instanceof AcquireResult.Acquired acquired) {
-			try (HeldLock lock = new DefaultHeldLock(this.manager, List.of(key), List.of(acquired.handle()));
-					LockContext.Scope scope = LockContext.bind(lock)) {
+		TemplateOperation operation = new TemplateOperation(this, EXECUTE, ttl, waitTime, effective, false);
+		String fullKey = fullKey(key, operation);
+		Decision decision = this.flow.acquire(operation, fullKey);
+		if (decision instanceof Decision.RunLocked granted) {
+			DefaultHeldLock lock = this.flow.hold(operation, fullKey, granted);
+			Throwable failure = null;
+			try (LockContext.Scope scope = LockContext.bind(lock);
+					Observation.Scope observed = LockObservations.openScope(lock.execution())) {
 				return action.get();
 			}
-		}
-		if (result instanceof AcquireResult.Held held) {
-			if (effective == ConflictPolicy.SKIP) {
-				return null;
+			catch (Throwable ex) {
+				failure = ex;
+				throw ex;
 			}
-			throw new LockConflictException(effective, (held.remainingTtl() != null) ? held.remainingTtl() : ttl);
+			finally {
+				lock.finish(failure, false);
+			}
 		}
-		if (!this.proceedOnStoreFailure) {
-			throw unavailable((AcquireResult.Failed) result);
+		if (decision instanceof Decision.Refuse refuse) {
+			throw refuse.exception();
 		}
-		logger.error("Lock store {} failed to acquire {}; the action runs without a lock "
-				+ "(lockable.store-failure=proceed)", this.manager.store().name(), key,
-				((AcquireResult.Failed) result).cause());
+		if (decision == Decision.SKIP) {
+			return null;
+		}
 		return action.get();
 	}
 
-	private static void throwIfFailed(AcquireResult result) {
-		if (result instanceof AcquireResult.Failed failed) {
-			throw unavailable(failed);
+	/** A refused try is empty, unless the store did not answer. */
+	private static void throwIfUnavailable(Decision decision) {
+		if (decision instanceof Decision.Refuse refuse && !(refuse.exception() instanceof LockConflictException)) {
+			throw refuse.exception();
 		}
 	}
 
-	private String fullKey(String key) {
+	/** The full key; a key that breaks the key rules is logged as the advice logs it, and thrown. */
+	private String fullKey(String key, TemplateOperation operation) {
 		String problem = this.keys.problem(key);
 		if (problem != null) {
-			throw new InvalidLockKeyException("The lock key given to LockTemplate " + problem);
+			InvalidLockKeyException invalid = new InvalidLockKeyException("The lock key given to LockTemplate " + problem);
+			LockFlow.invalidKey(operation, invalid);
+			throw invalid;
 		}
 		return this.keys.withPrefix(key);
 	}
 
-	private static LockStoreUnavailableException unavailable(AcquireResult.Failed failed) {
-		return new LockStoreUnavailableException("Lock store unavailable; the lock was not taken", failed.cause());
+	LockKeys keys() {
+		return this.keys;
+	}
+
+	OutageLogThrottle storeOutage() {
+		return this.storeOutage;
+	}
+
+	LockMetrics metrics(LockManager manager) {
+		LockMetrics lockMetrics = this.metrics;
+		if (lockMetrics == null) {
+			lockMetrics = manager.metrics(LockMetrics.TEMPLATE_LOCK);
+			this.metrics = lockMetrics;
+		}
+		return lockMetrics;
+	}
+
+	private static Method templateMethod(String name, Class<?>... parameterTypes) {
+		Method method = ReflectionUtils.findMethod(LockTemplate.class, name, parameterTypes);
+		if (method == null) {
+			throw new IllegalStateException("LockTemplate has no method " + name);
+		}
+		return method;
 	}
 
 }

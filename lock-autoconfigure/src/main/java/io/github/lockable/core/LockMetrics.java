@@ -10,9 +10,9 @@ import io.github.lockable.store.ReleaseResult;
  * must be cheap and must not throw: they run on every locked call.
  * <p>
  * Each {@code @Lockable} method records on the metrics {@link #forLock(String) of its lock
- * name}, asked for once, when the method is first called; the receiver itself records the
- * locks taken through {@link io.github.lockable.LockTemplate} (lock name
- * {@value #TEMPLATE_LOCK}).
+ * name}, asked for once, when the method is first called; the locks taken through
+ * {@link io.github.lockable.LockTemplate} record on the metrics for lock name
+ * {@value #TEMPLATE_LOCK}, asked for once too.
  */
 public interface LockMetrics {
 

@@ -1,19 +1,20 @@
 package io.github.lockable.aop;
 
 import java.time.Duration;
-import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockLostException;
 import io.github.lockable.core.DefaultHeldLock;
+import io.github.lockable.core.DefaultLockTemplate;
+import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
-import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockRequest;
+import io.github.lockable.core.LockRenewals;
 import io.github.lockable.store.memory.MemoryLockStore;
 
 import org.springframework.transaction.TransactionExecution;
@@ -69,9 +70,10 @@ class LostLockRollbackTests {
 	}
 
 	private DefaultHeldLock lock(String key) {
-		AcquireResult.Acquired acquired = (AcquireResult.Acquired) this.manager
-			.acquire("lock:" + key, Duration.ofSeconds(30));
-		return new DefaultHeldLock(this.manager, List.of(key), List.of(acquired.handle()));
+		return (DefaultHeldLock) new DefaultLockTemplate(this.manager, new LockKeys("lock", 200),
+				new LockRenewals(LockMetrics.NONE), ConflictPolicy.CONFLICT, false)
+			.tryLock(key, Duration.ofSeconds(30))
+			.orElseThrow();
 	}
 
 }

@@ -81,7 +81,7 @@ class LockLossMessageTests {
 			// The next renewal, at most a third of the TTL later, finds it gone.
 			await().atMost(Duration.ofSeconds(30)).until(() -> !lock.isHeld());
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(output.getAll()).contains("Lock lock:loss:renewed was lost after ")
+				.untilAsserted(() -> assertThat(output.getAll()).contains("LockTemplate: lock lock:loss:renewed on redis was lost after ")
 					.contains("while its holder still runs: it disappeared before its TTL (held ")
 					.contains("volatile-lru"));
 		}

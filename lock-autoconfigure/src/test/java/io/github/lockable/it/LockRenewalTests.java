@@ -116,7 +116,7 @@ class LockRenewalTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isHeld());
 		// The holder learns it first; the WARN follows on the renewal thread.
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> output.getAll().contains("Lock renew:" + key + " was lost after"));
+			.until(() -> output.getAll().contains("LockTemplate: lock renew:" + key + " on redis was lost after"));
 		lock.close();
 	}
 

@@ -1,4 +1,4 @@
-package io.github.lockable.aop;
+package io.github.lockable.core;
 
 import java.util.function.Supplier;
 
@@ -20,13 +20,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Starts and stops the two observations of a {@code @Lockable} call, the acquisition and
+ * Starts and stops the two observations of a locked call ({@code @Lockable} or {@code LockTemplate}), the acquisition and
  * the execution. Without an observation registry, or with one that has no handler, every
  * observation is {@link Observation#NOOP}: nothing is allocated per call. Once a lock was
  * granted, nothing here throws: an observation handler's trouble must not stand between
  * the lock and its release.
  */
-final class LockObservations {
+public final class LockObservations {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockObservations.class);
 
@@ -52,7 +52,7 @@ final class LockObservations {
 	 * @param parent the caller's observation when it is not current on this thread (a
 	 * {@code Mono}'s subscriber context), or {@code null} for the current one
 	 */
-	Observation acquisition(LockableMethod method, @Nullable Observation parent) {
+	Observation acquisition(LockOperation method, @Nullable Observation parent) {
 		Settings settings = this.settings.obtain();
 		if (settings.registry().isNoop()) {
 			return Observation.NOOP;
@@ -88,7 +88,7 @@ final class LockObservations {
 	 * acquisition under the caller's observation, whichever thread the call continues on.
 	 * Never throws.
 	 */
-	Observation execution(LockableMethod method, Observation acquisition) {
+	Observation execution(LockOperation method, Observation acquisition) {
 		if (acquisition.isNoop()) {
 			return Observation.NOOP;
 		}
@@ -111,7 +111,7 @@ final class LockObservations {
 	 * Stops the execution observation when the work ended. Never throws.
 	 * @param error what the work threw, or its future or Mono failed with
 	 */
-	static void executed(Observation execution, @Nullable Throwable error) {
+	public static void executed(Observation execution, @Nullable Throwable error) {
 		if (execution.isNoop()) {
 			return;
 		}
@@ -128,7 +128,7 @@ final class LockObservations {
 	 * {@link Observation#NOOP} opens a real scope, with a thread-local write and an
 	 * allocation, so a no-op observation gets the no-op scope instead.
 	 */
-	static Observation.Scope openScope(Observation observation) {
+	public static Observation.Scope openScope(Observation observation) {
 		return observation.isNoop() ? Observation.Scope.NOOP : observation.openScope();
 	}
 
@@ -139,7 +139,7 @@ final class LockObservations {
 		observation.stop();
 	}
 
-	private LockObservationContext context(Phase phase, LockableMethod method) {
+	private LockObservationContext context(Phase phase, LockOperation method) {
 		return new LockObservationContext(phase, method.lockName(), this.store.obtain(), method.method(),
 				method.targetClass());
 	}
@@ -154,7 +154,7 @@ final class LockObservations {
 	 * @param acquisition the user's acquisition convention, or {@code null} for the default
 	 * @param execution the user's execution convention, or {@code null} for the default
 	 */
-	record Settings(ObservationRegistry registry, @Nullable LockAcquisitionObservationConvention acquisition,
+	public record Settings(ObservationRegistry registry, @Nullable LockAcquisitionObservationConvention acquisition,
 			@Nullable LockExecutionObservationConvention execution) {
 	}
 

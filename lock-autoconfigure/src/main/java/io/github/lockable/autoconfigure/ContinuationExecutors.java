@@ -11,11 +11,11 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
  * store answered: Spring Boot's application task executor, the one {@code @Async} uses,
  * with its task decorator and virtual threads when enabled.
  */
-final class LockContinuations {
+final class ContinuationExecutors {
 
 	static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
-	private LockContinuations() {
+	private ContinuationExecutors() {
 	}
 
 	static Executor from(BeanFactory beanFactory) {

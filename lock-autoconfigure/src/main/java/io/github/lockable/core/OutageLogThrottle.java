@@ -1,4 +1,4 @@
-package io.github.lockable.aop;
+package io.github.lockable.core;
 
 import java.time.Duration;
 import java.util.Map;
@@ -9,9 +9,10 @@ import java.util.TreeMap;
  * failure and then one summary per interval instead of an ERROR per attempt. Every failure
  * is still counted by the metrics; this only decides what is written to the log.
  */
-final class StoreOutage {
+public final class OutageLogThrottle {
 
-	static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
+	/** How often an ongoing outage is summarized. */
+	public static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
 
 	private final long summaryIntervalNanos;
 
@@ -24,7 +25,10 @@ final class StoreOutage {
 
 	private final Map<String, Integer> unreportedCodes = new TreeMap<>();
 
-	StoreOutage(Duration summaryInterval) {
+	/**
+	 * @param summaryInterval how often an ongoing outage is summarized
+	 */
+	public OutageLogThrottle(Duration summaryInterval) {
 		this.summaryIntervalNanos = summaryInterval.toNanos();
 	}
 

@@ -13,32 +13,32 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LockContinuationsTests {
+class ContinuationExecutorsTests {
 
 	@Test
 	void applicationTaskExecutorWhenThereIsOne() {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
-		beanFactory.registerSingleton(LockContinuations.APPLICATION_TASK_EXECUTOR, executor);
-		assertThat(LockContinuations.from(beanFactory)).isSameAs(executor);
+		beanFactory.registerSingleton(ContinuationExecutors.APPLICATION_TASK_EXECUTOR, executor);
+		assertThat(ContinuationExecutors.from(beanFactory)).isSameAs(executor);
 	}
 
 	@Test
 	void aBeanOfThatNameThatIsNoExecutorIsNotUsed() {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
-		beanFactory.registerSingleton(LockContinuations.APPLICATION_TASK_EXECUTOR, "not an executor");
-		assertThat(LockContinuations.from(beanFactory)).isNotInstanceOf(String.class)
+		beanFactory.registerSingleton(ContinuationExecutors.APPLICATION_TASK_EXECUTOR, "not an executor");
+		assertThat(ContinuationExecutors.from(beanFactory)).isNotInstanceOf(String.class)
 			.isInstanceOfAny(ForkJoinPool.class, SimpleAsyncTaskExecutor.class);
 	}
 
 	@Test
 	void commonPoolWhenItHasTwoWorkersOrMore() {
-		assertThat(LockContinuations.withoutApplicationExecutor(2)).isSameAs(ForkJoinPool.commonPool());
+		assertThat(ContinuationExecutors.withoutApplicationExecutor(2)).isSameAs(ForkJoinPool.commonPool());
 	}
 
 	@Test
 	void aBlockedTaskDoesNotHoldBackTheNextWhenTheCommonPoolHasOneWorker() throws InterruptedException {
-		Executor continuations = LockContinuations.withoutApplicationExecutor(1);
+		Executor continuations = ContinuationExecutors.withoutApplicationExecutor(1);
 		assertThat(continuations).isNotSameAs(ForkJoinPool.commonPool());
 		CountDownLatch blockedMayEnd = new CountDownLatch(1);
 		CountDownLatch nextRan = new CountDownLatch(1);

@@ -1,4 +1,4 @@
-package io.github.lockable.aop;
+package io.github.lockable.core;
 
 import java.time.Duration;
 import java.util.Map;
@@ -7,20 +7,20 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class StoreOutageTests {
+class OutageLogThrottleTests {
 
 	private static final long SECOND = Duration.ofSeconds(1).toNanos();
 
-	private final StoreOutage outage = new StoreOutage(Duration.ofSeconds(10));
+	private final OutageLogThrottle outage = new OutageLogThrottle(Duration.ofSeconds(10));
 
 	@Test
 	void firstFailureIsReportedThenOneSummaryPerInterval() {
 		assertThat(this.outage.failed("TIMEOUT", 0).isFirst()).isTrue();
 		for (int i = 1; i <= 9; i++) {
-			StoreOutage.Report report = this.outage.failed((i % 3 == 0) ? "UNREACHABLE" : "TIMEOUT", i * SECOND);
+			OutageLogThrottle.Report report = this.outage.failed((i % 3 == 0) ? "UNREACHABLE" : "TIMEOUT", i * SECOND);
 			assertThat(report.isFirst() || report.isSummary()).as("failure at %ds", i).isFalse();
 		}
-		StoreOutage.Report summary = this.outage.failed("TIMEOUT", 10 * SECOND);
+		OutageLogThrottle.Report summary = this.outage.failed("TIMEOUT", 10 * SECOND);
 		assertThat(summary.isSummary()).isTrue();
 		assertThat(summary.codes()).isEqualTo(Map.of("TIMEOUT", 7, "UNREACHABLE", 3));
 		assertThat(summary.failures()).isEqualTo(11);

@@ -1,4 +1,4 @@
-package io.github.lockable.aop;
+package io.github.lockable.core;
 
 import java.time.Duration;
 
@@ -28,7 +28,7 @@ import io.github.lockable.store.LockStoreException;
  * is logged at INFO; other attempts (request handlers) at DEBUG, so the hot path pays
  * nothing unless asked.
  */
-final class LockAttempts {
+final class LockLog {
 
 	static final String CATEGORY = "io.github.lockable.attempt";
 
@@ -36,15 +36,15 @@ final class LockAttempts {
 
 	private static final long PID = ProcessHandle.current().pid();
 
-	private LockAttempts() {
+	private LockLog() {
 	}
 
-	static boolean isFinishLogged(LockableMethod method) {
+	static boolean isFinishLogged(LockOperation method) {
 		return logger.isEnabledForLevel(routineLevel(method));
 	}
 
 	/** The method ran under the lock and the lock was released. */
-	static void finished(LockableMethod method, String key, String store, Duration held, @Nullable Throwable error,
+	static void finished(LockOperation method, String key, String store, Duration held, @Nullable Throwable error,
 			boolean cancelled) {
 		Level level = routineLevel(method);
 		if (!logger.isEnabledForLevel(level)) {
@@ -62,11 +62,11 @@ final class LockAttempts {
 	}
 
 	/** A renewal found the lock lost while the method still ran: another caller may be in. */
-	static void lost(LockableMethod method, String key, String store, Duration held, String cause) {
+	static void lost(LockOperation method, String key, String store, Duration held, String cause) {
 		common(logger.atWarn(), method, key, store).addKeyValue("lock.acquired", true)
 			.addKeyValue("lock.exit", "lost")
 			.addKeyValue("lock.held_ms", held.toMillis())
-			.log("{}: lock {} on {} was lost after {}ms while the method still runs: it {}; another caller may "
+			.log("{}: lock {} on {} was lost after {}ms while its holder still runs: it {}; another caller may "
 					+ "run at the same time", method.description(), key, store, held.toMillis(), cause);
 	}
 
@@ -74,7 +74,7 @@ final class LockAttempts {
 	 * The release could not run on the caller's thread and ran on another: said at ERROR,
 	 * as the error that prevented it usually ends the caller too.
 	 */
-	static void releaseHandedOff(LockableMethod method, String key, String store, Throwable releaseError,
+	static void releaseHandedOff(LockOperation method, String key, String store, Throwable releaseError,
 			@Nullable Throwable error) {
 		common(logger.atError(), method, key, store).addKeyValue("lock.acquired", true)
 			.addKeyValue("lock.exit", "error")
@@ -86,7 +86,7 @@ final class LockAttempts {
 	}
 
 	/** The lock was held and the policy is SKIP. */
-	static void skipped(LockableMethod method, String key, String store, AcquireResult.Held held) {
+	static void skipped(LockOperation method, String key, String store, AcquireResult.Held held) {
 		if (logger.isInfoEnabled()) {
 			held(logger.atInfo(), method, key, store, held, "skipped")
 				.log("{} skipped: already running (lock {} on {}{}{})", method.description(), key, store,
@@ -96,7 +96,7 @@ final class LockAttempts {
 	}
 
 	/** The lock was held and the caller gets a conflict. */
-	static void conflicted(LockableMethod method, String key, String store, AcquireResult.Held held) {
+	static void conflicted(LockOperation method, String key, String store, AcquireResult.Held held) {
 		Level level = routineLevel(method);
 		if (logger.isEnabledForLevel(level)) {
 			held(logger.atLevel(level), method, key, store, held, "conflict")
@@ -109,8 +109,8 @@ final class LockAttempts {
 	 * The store did not answer; the method runs unlocked or not at all. The first failure of
 	 * an outage is an ERROR with its cause; later ones are summarized once per interval.
 	 */
-	static void storeFailed(LockableMethod method, String key, String store, LockStoreException cause,
-			boolean proceeding, StoreOutage.Report report) {
+	static void storeFailed(LockOperation method, String key, String store, LockStoreException cause,
+			boolean proceeding, OutageLogThrottle.Report report) {
 		String outcome = proceeding ? "runs without a lock (lockable.store-failure=proceed)" : "not run";
 		if (report.isFirst()) {
 			common(logger.atError(), method, key, store).addKeyValue("lock.acquired", false)
@@ -118,7 +118,7 @@ final class LockAttempts {
 				.addKeyValue("lock.error_code", cause.getCode())
 				.log("{} {}: lock store {} failed to acquire {} ({}: {}); repeats are summarized every {}s until "
 						+ "the store answers", method.description(), outcome, store, key, cause.getCode(),
-						cause.getMessage(), StoreOutage.DEFAULT_SUMMARY_INTERVAL.toSeconds());
+						cause.getMessage(), OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL.toSeconds());
 		}
 		else if (report.isSummary()) {
 			int repeats = report.codes().values().stream().mapToInt(Integer::intValue).sum();
@@ -136,7 +136,7 @@ final class LockAttempts {
 	}
 
 	/** The store answered again after failures. */
-	static void storeRecovered(LockableMethod method, String store, long failures) {
+	static void storeRecovered(LockOperation method, String store, long failures) {
 		logger.atInfo()
 			.addKeyValue("lock.method", method.description())
 			.addKeyValue("lock.store", store)
@@ -145,7 +145,7 @@ final class LockAttempts {
 	}
 
 	/** The resolver's key broke the key rules; the message does not contain the value. */
-	static void invalidKey(LockableMethod method, InvalidLockKeyException ex) {
+	static void invalidKey(LockOperation method, InvalidLockKeyException ex) {
 		logger.atWarn()
 			.addKeyValue("lock.method", method.description())
 			.addKeyValue("lock.acquired", false)
@@ -155,7 +155,7 @@ final class LockAttempts {
 			.log("{} not run: {}", method.description(), ex.getMessage());
 	}
 
-	private static LoggingEventBuilder held(LoggingEventBuilder builder, LockableMethod method, String key,
+	private static LoggingEventBuilder held(LoggingEventBuilder builder, LockOperation method, String key,
 			String store, AcquireResult.Held held, String exit) {
 		LoggingEventBuilder event = common(builder, method, key, store).addKeyValue("lock.acquired", false)
 			.addKeyValue("lock.exit", exit);
@@ -168,7 +168,7 @@ final class LockAttempts {
 		return event;
 	}
 
-	private static LoggingEventBuilder common(LoggingEventBuilder builder, LockableMethod method, String key,
+	private static LoggingEventBuilder common(LoggingEventBuilder builder, LockOperation method, String key,
 			String store) {
 		return builder.addKeyValue("lock.method", method.description())
 			.addKeyValue("lock.key", key)
@@ -176,7 +176,7 @@ final class LockAttempts {
 			.addKeyValue("lock.pid", PID);
 	}
 
-	private static Level routineLevel(LockableMethod method) {
+	private static Level routineLevel(LockOperation method) {
 		return (method.conflictPolicy() == ConflictPolicy.SKIP) ? Level.INFO : Level.DEBUG;
 	}
 

@@ -1,0 +1,378 @@
+package io.github.lockable.core;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+
+import io.github.lockable.ConflictPolicy;
+import io.github.lockable.InvalidLockKeyException;
+import io.github.lockable.LockConflictException;
+import io.github.lockable.LockStoreUnavailableException;
+import io.github.lockable.StoreFailurePolicy;
+import io.github.lockable.observation.LockObservationContext.Outcome;
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockStoreException;
+
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The one decision-and-release flow of every locked call, {@code @Lockable} methods of
+ * every return kind and {@link io.github.lockable.LockTemplate} alike: acquire, observed;
+ * what the store's answer means (run locked, run unlocked, skip, refuse) with its log line
+ * and the store-outage throttle; the held lock with its renewal and the observation of its
+ * work; the release with its log line. The advice's strategies per return kind and the
+ * template only translate these decisions into their kind of result, the way Spring's
+ * {@code TransactionAspectSupport} shares its logic between its blocking and reactive
+ * paths.
+ */
+public final class LockFlow {
+
+	private final SingletonSupplier<LockManager> lockManager;
+
+	private final SingletonSupplier<StoreFailurePolicy> storeFailure;
+
+	private final SingletonSupplier<Executor> continuations;
+
+	private final SingletonSupplier<LockRenewals> renewals;
+
+	private final LockObservations observations;
+
+	/**
+	 * @param lockManager the lock manager, obtained on first use
+	 * @param storeFailure what a store failure means, obtained on first use
+	 * @param continuations where asynchronous calls continue once the store answered, so
+	 * that no user code runs on the store client's I/O threads or on the JDK's timeout thread
+	 * @param renewals renews the locks of operations that ask for it, obtained on first use
+	 * @param observations the observation registry and conventions, obtained on first use
+	 */
+	public LockFlow(Supplier<LockManager> lockManager, Supplier<StoreFailurePolicy> storeFailure,
+			Supplier<Executor> continuations, Supplier<LockRenewals> renewals,
+			Supplier<LockObservations.Settings> observations) {
+		this.lockManager = SingletonSupplier.of(lockManager);
+		this.storeFailure = SingletonSupplier.of(storeFailure);
+		this.continuations = SingletonSupplier.of(continuations);
+		this.renewals = SingletonSupplier.of(renewals);
+		this.observations = new LockObservations(observations, () -> lockManager().store().name());
+	}
+
+	/**
+	 * The lock manager.
+	 * @return the lock manager
+	 */
+	public LockManager lockManager() {
+		return this.lockManager.obtain();
+	}
+
+	/**
+	 * Acquires, waiting on this thread when the operation has a wait time, observed.
+	 * @param operation what runs under the lock
+	 * @param key the full key
+	 * @return what the call does next
+	 */
+	public Decision acquire(LockOperation operation, String key) {
+		return acquire(operation, key, this.storeFailure.obtain());
+	}
+
+	/**
+	 * As {@link #acquire(LockOperation, String)}, with the given meaning of a store failure.
+	 * @param operation what runs under the lock
+	 * @param key the full key
+	 * @param storeFailure {@link StoreFailurePolicy#FAIL} where nothing can run unlocked
+	 * @return what the call does next
+	 */
+	Decision acquire(LockOperation operation, String key, StoreFailurePolicy storeFailure) {
+		Observation acquisition = this.observations.acquisition(operation, null);
+		AcquireResult result;
+		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
+			LockManager manager = lockManager();
+			result = manager.acquire(key, operation.ttl(), operation.waitTime(), operation.metrics(manager));
+		}
+		catch (LockStoreException ex) {
+			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
+			result = new AcquireResult.Failed(ex);
+		}
+		catch (RuntimeException ex) {
+			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
+			throw ex;
+		}
+		return decide(operation, key, result, acquisition, storeFailure);
+	}
+
+	/**
+	 * Acquires without blocking the caller, observed, and hands what the call does next to
+	 * the continuation, off the store's threads (see {@link #whenDone}). The acquisition
+	 * observation ends when the store answered.
+	 * @param operation what runs under the lock
+	 * @param key the full key
+	 * @param parent the caller's observation when it is not current on this thread, or
+	 * {@code null}
+	 * @param continuation what the call does next
+	 */
+	public void acquireAsync(LockOperation operation, String key, @Nullable Observation parent,
+			Consumer<Decision> continuation) {
+		Observation acquisition = this.observations.acquisition(operation, parent);
+		CompletionStage<AcquireResult> acquire;
+		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
+			LockManager manager = lockManager();
+			acquire = manager.acquireAsync(key, operation.ttl(), operation.waitTime(), operation.metrics(manager));
+		}
+		catch (RuntimeException ex) {
+			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
+			throw ex;
+		}
+		whenDone(acquire, (result, error) -> continuation.accept(
+				decide(operation, key, acquireResult(result, error), acquisition, this.storeFailure.obtain())));
+	}
+
+	/**
+	 * What the call does after an acquire attempt; logs held locks and store failures, and
+	 * stops the acquisition observation with the outcome. Nothing here can throw once a
+	 * lock was acquired: the caller must reach its release.
+	 */
+	private Decision decide(LockOperation operation, String key, AcquireResult result, Observation acquisition,
+			StoreFailurePolicy storeFailure) {
+		if (result instanceof AcquireResult.Acquired acquired) {
+			LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
+			storeAnswered(operation);
+			return new Decision.RunLocked(acquired.handle(), acquisition);
+		}
+		String store = lockManager().store().name();
+		if (result instanceof AcquireResult.Held held) {
+			storeAnswered(operation);
+			if (operation.conflictPolicy() == ConflictPolicy.SKIP) {
+				LockObservations.acquired(acquisition, Outcome.SKIPPED, null);
+				LockLog.skipped(operation, key, store, held);
+				return Decision.SKIP;
+			}
+			LockObservations.acquired(acquisition, Outcome.HELD, null);
+			LockLog.conflicted(operation, key, store, held);
+			return new Decision.Refuse(new LockConflictException(operation.conflictPolicy(),
+					(held.remainingTtl() != null) ? held.remainingTtl() : operation.ttl()));
+		}
+		LockStoreException cause = ((AcquireResult.Failed) result).cause();
+		LockObservations.acquired(acquisition, Outcome.FAILED, cause);
+		boolean proceeding = storeFailure == StoreFailurePolicy.PROCEED;
+		LockLog.storeFailed(operation, key, store, cause, proceeding,
+				operation.storeOutage().failed(cause.getCode(), System.nanoTime()));
+		if (proceeding) {
+			return Decision.RUN_UNLOCKED;
+		}
+		if (operation.conflictPolicy() == ConflictPolicy.SKIP) {
+			// Its callers are schedulers and batch runners: the throttled ERROR above says it,
+			// an exception would only add a stack trace per run.
+			return Decision.SKIP;
+		}
+		return new Decision.Refuse(new LockStoreUnavailableException(
+				"Lock store unavailable; " + operation.description() + " did not run", cause));
+	}
+
+	private void storeAnswered(LockOperation operation) {
+		long failures = operation.storeOutage().recovered();
+		if (failures > 0) {
+			try {
+				LockLog.storeRecovered(operation, lockManager().store().name(), failures);
+			}
+			catch (RuntimeException ex) {
+				// A log appender's trouble must not stand between a granted lock and its release.
+			}
+		}
+	}
+
+	/**
+	 * The lock of a call that was granted it: renewed while the call runs when the
+	 * operation asks for it, with the observation of its work started now. Its
+	 * {@link DefaultHeldLock#finish finish} releases through this flow.
+	 * @param operation what runs under the lock
+	 * @param key the full key
+	 * @param granted the decision that granted it
+	 * @return the held lock
+	 */
+	public DefaultHeldLock hold(LockOperation operation, String key, Decision.RunLocked granted) {
+		LockHandle handle = granted.handle();
+		DefaultHeldLock lock = new DefaultHeldLock(this, operation, List.of(operation.resourcePart(key)),
+				List.of(handle), this.observations.execution(operation, granted.acquisition()));
+		if (operation.renew()) {
+			lock.renewWith(this.renewals.obtain().start(handle, operation.ttl(), operation.metrics(lockManager()),
+					() -> {
+						lock.markLost();
+						LockLog.lost(operation, key, lockManager().store().name(), handle.elapsed(),
+								lockManager().renewalLossCause(handle));
+					}));
+		}
+		return lock;
+	}
+
+	/**
+	 * Releases one lock and logs how the call ended. Never throws.
+	 * @param operation what ran under the lock
+	 * @param key the full key
+	 * @param handle the granted lock
+	 * @param error what the work threw, or {@code null}
+	 * @param cancelled whether the caller cancelled
+	 */
+	public void release(LockOperation operation, String key, LockHandle handle, @Nullable Throwable error,
+			boolean cancelled) {
+		LockManager manager = lockManager();
+		manager.release(handle, operation.metrics(manager));
+		logFinished(operation, key, manager, handle, error, cancelled);
+	}
+
+	/**
+	 * Releases the lock without blocking and logs how the call ended.
+	 * @param operation what ran under the lock
+	 * @param key the full key
+	 * @param handle the granted lock
+	 * @param error what the work failed with, or {@code null}
+	 * @param cancelled whether the caller cancelled
+	 * @return a stage that completes, never exceptionally, once the release is done
+	 */
+	public CompletableFuture<Void> releaseAsync(LockOperation operation, String key, LockHandle handle,
+			@Nullable Throwable error, boolean cancelled) {
+		LockManager manager = lockManager();
+		return manager.releaseAsync(handle, operation.metrics(manager))
+			.thenRun(() -> logFinished(operation, key, manager, handle, error, cancelled))
+			.exceptionally((neverFromRelease) -> null)
+			.toCompletableFuture();
+	}
+
+	private static void logFinished(LockOperation operation, String key, LockManager manager, LockHandle handle,
+			@Nullable Throwable error, boolean cancelled) {
+		if (LockLog.isFinishLogged(operation)) {
+			try {
+				LockLog.finished(operation, key, manager.store().name(), handle.elapsed(), error, cancelled);
+			}
+			catch (RuntimeException ex) {
+				// The lock is released; a log appender's trouble must not mask the call's result.
+			}
+		}
+	}
+
+	/**
+	 * Logs a key that broke the key rules; the message does not contain the value.
+	 * @param operation the operation that was not run
+	 * @param ex the refusal
+	 */
+	public static void invalidKey(LockOperation operation, InvalidLockKeyException ex) {
+		LockLog.invalidKey(operation, ex);
+	}
+
+	/**
+	 * Logs a release that could not run on the caller's thread and ran on this one.
+	 * @param operation what ran under the lock
+	 * @param key the full key
+	 * @param releaseError what came out of the release on the caller's thread
+	 * @param error what the work threw, or {@code null}
+	 */
+	public void releaseHandedOff(LockOperation operation, String key, Throwable releaseError,
+			@Nullable Throwable error) {
+		LockLog.releaseHandedOff(operation, key, lockManager().store().name(), releaseError, error);
+	}
+
+	/**
+	 * Runs the action with the stage's outcome: at once on this thread when the stage is
+	 * already done, otherwise on the continuation executor, never on the thread that
+	 * completed the stage (a Redis client's I/O thread, the JDK's timeout thread). An
+	 * executor that refuses (it is shutting down) makes the action run where the stage
+	 * completed rather than never: a lock must always reach its release.
+	 * @param <T> the stage's value
+	 * @param stage the stage
+	 * @param action what to run with its value or error
+	 */
+	public <T> void whenDone(CompletionStage<T> stage, BiConsumer<? super T, Throwable> action) {
+		CompletableFuture<T> future = stage.toCompletableFuture();
+		if (future.isDone()) {
+			runWithOutcome(future, action);
+			return;
+		}
+		future.whenComplete((value, error) -> {
+			Runnable continuation = () -> action.accept(value, unwrap(error));
+			try {
+				this.continuations.obtain().execute(continuation);
+			}
+			catch (RejectedExecutionException ex) {
+				continuation.run();
+			}
+		});
+	}
+
+	private static <T> void runWithOutcome(CompletableFuture<T> done, BiConsumer<? super T, Throwable> action) {
+		T value;
+		try {
+			value = done.join();
+		}
+		catch (RuntimeException ex) {
+			action.accept(null, unwrap(ex));
+			return;
+		}
+		action.accept(value, null);
+	}
+
+	/**
+	 * An acquire stage that failed instead of answering {@link AcquireResult.Failed}, as a
+	 * store failure.
+	 */
+	private static AcquireResult acquireResult(@Nullable AcquireResult result, @Nullable Throwable error) {
+		if (error == null && result != null) {
+			return result;
+		}
+		return new AcquireResult.Failed((error instanceof LockStoreException storeException) ? storeException
+				: new LockStoreException("Lock store failed: " + error, error));
+	}
+
+	/**
+	 * The cause of a {@link CompletionException}, or the error itself.
+	 * @param error a stage's error
+	 * @return what the work failed with
+	 */
+	public static @Nullable Throwable unwrap(@Nullable Throwable error) {
+		return (error instanceof CompletionException && error.getCause() != null) ? error.getCause() : error;
+	}
+
+	/**
+	 * What a call does after its acquire attempt.
+	 */
+	public sealed interface Decision {
+
+		/** Do not run: the policy is SKIP. */
+		Decision SKIP = new Skip();
+
+		/** Run without a lock: the store failed and the policy says proceed. */
+		Decision RUN_UNLOCKED = new RunUnlocked();
+
+		/**
+		 * Run, then release.
+		 * @param handle the granted lock
+		 * @param acquisition the ended acquisition observation, whose parent the execution
+		 * observation shares
+		 */
+		record RunLocked(LockHandle handle, Observation acquisition) implements Decision {
+		}
+
+		/** The policy is SKIP. */
+		record Skip() implements Decision {
+		}
+
+		/** The store failed and the policy is to proceed. */
+		record RunUnlocked() implements Decision {
+		}
+
+		/**
+		 * Do not run; the caller gets the exception.
+		 * @param exception a conflict or an unavailable store
+		 */
+		record Refuse(RuntimeException exception) implements Decision {
+		}
+
+	}
+
+}
