@@ -29,10 +29,10 @@ final class LockableContenders {
 			public Attempt on(String key, int thread) {
 				LockRequest request = new LockRequest(key, ttl);
 				return (section) -> {
-					AcquireResult result = store.acquire(request);
+					AcquireResult result = store.acquire(request).toCompletableFuture().join();
 					if (result instanceof AcquireResult.Acquired acquired) {
 						section.run();
-						acquired.handle().release();
+						acquired.handle().release().toCompletableFuture().join();
 						return true;
 					}
 					if (result instanceof AcquireResult.Failed failed) {

@@ -3,12 +3,15 @@ package io.github.lockable.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -52,8 +55,8 @@ import org.springframework.context.annotation.Bean;
  * named resolver, side by side with the same lock cycle on raw Lettuce.
  * <ul>
  * <li>{@code redis}: proxy + resolver + Redis store; compare with
- * {@code RedisStoreBenchmark.rawLettuceScripts} or {@link #rawLettuce} (same server, same
- * scripts);</li>
+ * {@link #rawLettuce}, the plain {@code SET NX PX} and the store's release script on the
+ * same server;</li>
  * <li>{@code noIoStore}: proxy + resolver + lock manager on a store that answers without
  * I/O; minus {@link #direct} it is Lockable's own CPU per call, apart from the store's
  * client;</li>
@@ -97,8 +100,6 @@ public class LockablePathBenchmark {
 
 		RedisCommands<byte[], byte[]> raw;
 
-		String acquireSha;
-
 		String releaseSha;
 
 		final AtomicInteger threads = new AtomicInteger();
@@ -131,7 +132,6 @@ public class LockablePathBenchmark {
 			this.client = RedisClient.create(RedisURI.create(redis.url()));
 			this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 			this.raw = this.connection.sync();
-			this.acquireSha = this.raw.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
 			this.releaseSha = this.raw.scriptLoad(RedisStoreBenchmark.RELEASE.getBytes(StandardCharsets.UTF_8));
 		}
 
@@ -151,13 +151,10 @@ public class LockablePathBenchmark {
 
 		byte[] key;
 
-		byte[][] acquireKeys;
-
 		@Setup(Level.Trial)
 		public void assign(Application application) {
 			this.item = "item-" + application.threads.incrementAndGet();
 			this.key = ("lock:item:" + this.item).getBytes(StandardCharsets.UTF_8);
-			this.acquireKeys = RawLettuceContender.acquireKeys("lock:item:" + this.item);
 		}
 
 	}
@@ -176,10 +173,8 @@ public class LockablePathBenchmark {
 	public Long rawLettuce(Application application, ThreadItem thread) {
 		byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
 		byte[][] keys = { thread.key };
-		Long acquired = application.raw.evalsha(application.acquireSha, ScriptOutputType.INTEGER,
-				thread.acquireKeys, token, "30000".getBytes(StandardCharsets.US_ASCII));
-		if (acquired <= 0) {
-			throw new IllegalStateException("Expected the lock, got " + acquired);
+		if (application.raw.set(thread.key, token, SetArgs.Builder.nx().px(30_000)) == null) {
+			throw new IllegalStateException("Expected the lock");
 		}
 		int result = application.target.work(new String(thread.key, StandardCharsets.UTF_8));
 		Long released = application.raw.evalsha(application.releaseSha, ScriptOutputType.INTEGER, keys, token);
@@ -224,25 +219,35 @@ public class LockablePathBenchmark {
 
 		private static final String TOKEN = LockTokens.next();
 
+		private static final CompletionStage<ReleaseResult> RELEASED = CompletableFuture
+			.completedFuture(ReleaseResult.RELEASED);
+
+		private static final CompletionStage<Boolean> EXTENDED = CompletableFuture.completedFuture(true);
+
 		@Override
 		public String name() {
 			return "no-io";
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
-			return new AcquireResult.Acquired(
-					new LockHandle(this, new LockLease(request.key(), TOKEN, 1, Instant.now(), request.ttl())));
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(lease.fencingToken());
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
-			return ReleaseResult.RELEASED;
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
+			return CompletableFuture.completedFuture(new AcquireResult.Acquired(
+					new LockHandle(this, new LockLease(request.key(), TOKEN, 1, Instant.now(), request.ttl()))));
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
-			return true;
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
+			return RELEASED;
+		}
+
+		@Override
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+			return EXTENDED;
 		}
 
 	}

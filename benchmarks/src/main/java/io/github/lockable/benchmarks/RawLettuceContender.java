@@ -10,6 +10,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -20,9 +21,10 @@ import io.github.lockable.store.LockTokens;
 import org.springframework.lang.Nullable;
 
 /**
- * The floor: the two round trips Lockable's Redis store sends (its acquire and release
- * scripts, by EVALSHA), written straight on one Lettuce connection with keys encoded once
- * per thread, and nothing else. The caller waits on the asynchronous API's future, which
+ * The floor: the two round trips Lockable's Redis store sends for a lock nobody asks a
+ * fencing token of (the plain {@code SET key token NX PX ttl}, and its release script, a
+ * compare-and-delete by EVALSHA), written straight on one Lettuce connection with keys
+ * encoded once per thread, and nothing else. The caller waits on the asynchronous API's future, which
  * under 16 threads costs Redis less CPU per command than Lettuce's synchronous API (more
  * commands per socket read, measured), so the floor is the cheaper of the two.
  * <p>
@@ -40,11 +42,9 @@ final class RawLettuceContender implements Contender {
 
 	private final RedisAsyncCommands<byte[], byte[]> commands;
 
-	private final String acquireSha;
-
 	private final String releaseSha;
 
-	private final byte[] ttl;
+	private final SetArgs acquire;
 
 	private final String name;
 
@@ -64,9 +64,8 @@ final class RawLettuceContender implements Contender {
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 		this.commands = this.connection.async();
 		RedisCommands<byte[], byte[]> sync = this.connection.sync();
-		this.acquireSha = sync.scriptLoad(RedisStoreBenchmark.ACQUIRE.getBytes(StandardCharsets.UTF_8));
 		this.releaseSha = sync.scriptLoad(RedisStoreBenchmark.RELEASE.getBytes(StandardCharsets.UTF_8));
-		this.ttl = Long.toString(ttl.toMillis()).getBytes(StandardCharsets.US_ASCII);
+		this.acquire = SetArgs.Builder.nx().px(ttl.toMillis());
 	}
 
 	@Override
@@ -76,14 +75,10 @@ final class RawLettuceContender implements Contender {
 
 	@Override
 	public Attempt on(String key, int thread) {
-		byte[][] acquireKeys = acquireKeys(key);
-		byte[][] releaseKeys = { acquireKeys[0] };
+		byte[][] releaseKeys = { key.getBytes(StandardCharsets.UTF_8) };
 		return (section) -> {
 			byte[] token = LockTokens.next().getBytes(StandardCharsets.US_ASCII);
-			Long answer = this.commands
-				.<Long>evalsha(this.acquireSha, ScriptOutputType.INTEGER, acquireKeys, token, this.ttl)
-				.get();
-			if (answer <= 0) {
+			if (this.commands.set(releaseKeys[0], token, this.acquire).get() == null) {
 				return false;
 			}
 			section.run();
@@ -104,9 +99,10 @@ final class RawLettuceContender implements Contender {
 	}
 
 	/**
-	 * Checks that the copies of the store's scripts are still what the store sends: flushes
-	 * the server's script cache, lets the store run one lock cycle (it loads its scripts by
-	 * EVAL when EVALSHA answers NOSCRIPT), then asks whether the copies' digests are known.
+	 * Checks that the copy of the store's release script is still what the store sends:
+	 * flushes the server's script cache, lets the store run one lock cycle (it loads its
+	 * script by EVAL when EVALSHA answers NOSCRIPT), then asks whether the copy's digest is
+	 * known.
 	 * @param admin commands on the benchmark's server
 	 * @param storeCycle one acquire and release through the store
 	 * @throws IllegalStateException when a copy differs from the store's script
@@ -114,10 +110,10 @@ final class RawLettuceContender implements Contender {
 	static void verifyScripts(RedisCommands<String, String> admin, Runnable storeCycle) {
 		admin.scriptFlush();
 		storeCycle.run();
-		List<Boolean> known = admin.scriptExists(sha1(RedisStoreBenchmark.ACQUIRE), sha1(RedisStoreBenchmark.RELEASE));
+		List<Boolean> known = admin.scriptExists(sha1(RedisStoreBenchmark.RELEASE));
 		if (known.contains(Boolean.FALSE)) {
-			throw new IllegalStateException("The raw Lettuce copies of the store's scripts are out of date "
-					+ "(acquire, release known to the server: " + known + "): update RedisStoreBenchmark");
+			throw new IllegalStateException("The raw Lettuce copy of the store's release script is out of date "
+					+ "(known to the server: " + known + "): update RedisStoreBenchmark");
 		}
 	}
 

@@ -149,11 +149,11 @@ public class RedisStoreBenchmark {
 
 	@Benchmark
 	public ReleaseResult lockableStore(Redis redis, ThreadKey thread) {
-		AcquireResult result = redis.store.acquire(new LockRequest(thread.key, TTL));
+		AcquireResult result = redis.store.acquire(new LockRequest(thread.key, TTL)).toCompletableFuture().join();
 		if (!(result instanceof AcquireResult.Acquired acquired)) {
 			throw new IllegalStateException("Expected the lock, got " + result);
 		}
-		return acquired.handle().release();
+		return acquired.handle().release().toCompletableFuture().join();
 	}
 
 	@Benchmark

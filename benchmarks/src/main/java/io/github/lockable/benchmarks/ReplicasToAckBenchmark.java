@@ -91,11 +91,11 @@ public class ReplicasToAckBenchmark {
 
 	@Benchmark
 	public ReleaseResult lockCycle(Sentinel sentinel, ThreadKey thread) {
-		AcquireResult result = sentinel.store.acquire(new LockRequest(thread.key, TTL));
+		AcquireResult result = sentinel.store.acquire(new LockRequest(thread.key, TTL)).toCompletableFuture().join();
 		if (!(result instanceof AcquireResult.Acquired acquired)) {
 			throw new IllegalStateException("Expected the lock, got " + result);
 		}
-		return acquired.handle().release();
+		return acquired.handle().release().toCompletableFuture().join();
 	}
 
 }

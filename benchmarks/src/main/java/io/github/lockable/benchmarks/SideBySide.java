@@ -29,8 +29,8 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
  * writes a Markdown results file. JMH runs one benchmark after the other, and on a busy
  * machine the drift between them can be larger than the difference being measured.
  * <p>
- * Contenders, each through its documented API: raw Lettuce sending the store's two scripts
- * (the floor every ratio is taken to), Lockable's Redis store, the {@code @Lockable} path (a
+ * Contenders, each through its documented API: raw Lettuce sending a plain
+ * {@code SET NX PX} and the store's release script (the floor every ratio is taken to), Lockable's Redis store, the {@code @Lockable} path (a
  * proxied method with a named resolver), Redisson's {@code RLock}, Spring Integration's
  * {@code RedisLockRegistry} and ShedLock's {@code RedisLockProvider}. Scenarios:
  * uncontended at each thread count (a key per thread; lock cycles per second and bytes

@@ -10,6 +10,7 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.HeldLock;
+import io.github.lockable.LockLostException;
 import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
@@ -76,7 +77,7 @@ public final class DefaultHeldLock implements HeldLock {
 			throw new IllegalStateException("This lock holds " + this.keys.size()
 					+ " keys; ask for the fencing token of one of them with fencingToken(key)");
 		}
-		return this.handles.get(0).lease().fencingToken();
+		return fencingToken(this.handles.get(0));
 	}
 
 	@Override
@@ -85,7 +86,24 @@ public final class DefaultHeldLock implements HeldLock {
 		if (index < 0) {
 			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + this.keys);
 		}
-		return this.handles.get(index).lease().fencingToken();
+		return fencingToken(this.handles.get(index));
+	}
+
+	/** Asked of the store the first time, owner-checked; the handle keeps the answer. */
+	private static long fencingToken(LockHandle handle) {
+		long token;
+		try {
+			token = StoreStages.await(handle.fencingToken());
+		}
+		catch (LockStoreException ex) {
+			throw new LockStoreUnavailableException("Lock store unavailable; no fencing token was issued", ex);
+		}
+		if (token < 1) {
+			throw new LockLostException("The lock " + handle.lease().key() + " is no longer held, so it gets no fencing "
+					+ "token: a token is issued only to the lock's holder; take the lock again, or ask for the token "
+					+ "while the lock is held");
+		}
+		return token;
 	}
 
 	@Override
@@ -110,7 +128,7 @@ public final class DefaultHeldLock implements HeldLock {
 		for (LockHandle handle : this.handles) {
 			boolean extended;
 			try {
-				extended = handle.extend(ttl);
+				extended = StoreStages.await(handle.extend(ttl));
 			}
 			catch (LockStoreException ex) {
 				throw new LockStoreUnavailableException("Lock store unavailable; the lock was not extended", ex);

@@ -132,12 +132,12 @@ public class LockManager {
 		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
 		LockRequest request = new LockRequest(key, ttl);
 		if (waitTime.isZero() || waitTime.isNegative()) {
-			return acquired(key, this.store.acquire(request), lockMetrics);
+			return acquired(key, StoreStages.await(this.store.acquire(request)), lockMetrics);
 		}
 		long start = System.nanoTime();
 		long deadline = start + waitTime.toNanos();
 		while (true) {
-			AcquireResult result = this.store.acquire(request);
+			AcquireResult result = StoreStages.await(this.store.acquire(request));
 			Duration pause = pauseAfter(result, deadline);
 			if (pause == null || !awaitRelease(key, pause)) {
 				return waited(key, result, start, lockMetrics);
@@ -170,9 +170,10 @@ public class LockManager {
 	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime,
 			LockMetrics metrics) {
 		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
-		LockRequest request = new LockRequest(key, ttl);
+		// Its holder must not block for the token later (a Mono on an event loop): issued now.
+		LockRequest request = new LockRequest(key, ttl, true);
 		if (waitTime.isZero() || waitTime.isNegative()) {
-			return this.store.acquireAsync(request).thenApply((result) -> acquired(key, result, lockMetrics));
+			return this.store.acquire(request).thenApply((result) -> acquired(key, result, lockMetrics));
 		}
 		long start = System.nanoTime();
 		return attemptUntil(request, start + waitTime.toNanos())
@@ -180,7 +181,7 @@ public class LockManager {
 	}
 
 	private CompletionStage<AcquireResult> attemptUntil(LockRequest request, long deadline) {
-		return this.store.acquireAsync(request).thenCompose((result) -> {
+		return this.store.acquire(request).thenCompose((result) -> {
 			Duration pause = pauseAfter(result, deadline);
 			if (pause == null) {
 				return CompletableFuture.completedFuture(result);
@@ -261,7 +262,7 @@ public class LockManager {
 		this.held.remove(handle);
 		ReleaseResult result;
 		try {
-			result = handle.release();
+			result = StoreStages.await(handle.release());
 		}
 		catch (RuntimeException ex) {
 			releaseFailed(handle, ex, lockMetrics);
@@ -291,7 +292,7 @@ public class LockManager {
 		this.held.remove(handle);
 		CompletionStage<ReleaseResult> release;
 		try {
-			release = handle.releaseAsync();
+			release = handle.release();
 		}
 		catch (RuntimeException ex) {
 			release = CompletableFuture.failedFuture(ex);

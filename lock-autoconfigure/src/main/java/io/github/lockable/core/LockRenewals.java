@@ -151,7 +151,7 @@ public final class LockRenewals implements AutoCloseable {
 			if (this.stopped.get()) {
 				return;
 			}
-			this.handle.extendAsync(this.ttl).whenComplete((extended, error) -> {
+			this.handle.extend(this.ttl).whenComplete((extended, error) -> {
 				if (this.stopped.get()) {
 					return;
 				}

@@ -5,16 +5,20 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+
+import org.jspecify.annotations.Nullable;
 
 /**
- * A granted lock: releases once, on {@link #release()} or {@link #close()}; later calls
- * return {@link ReleaseResult#ALREADY_RELEASED} without asking the store.
+ * A granted lock: releases once, on {@link #release()}; later calls return
+ * {@link ReleaseResult#ALREADY_RELEASED} without asking the store. Its operations return
+ * the store's stages; blocking callers go through the lock manager, which waits for them.
  * <p>
  * The handle also knows when the lock's TTL runs out on this JVM's monotonic clock,
  * counted from before the acquire was sent, and after a successful extend from before that
  * extend was sent: the store may still hold the lock a little longer, never shorter.
  */
-public final class LockHandle implements AutoCloseable {
+public final class LockHandle {
 
 	private static final CompletionStage<ReleaseResult> ALREADY_RELEASED = CompletableFuture
 		.completedFuture(ReleaseResult.ALREADY_RELEASED);
@@ -34,6 +38,12 @@ public final class LockHandle implements AutoCloseable {
 	private long expirySetNanos;
 
 	private final AtomicBoolean released = new AtomicBoolean();
+
+	private static final AtomicReferenceFieldUpdater<LockHandle, CompletableFuture> FENCING_TOKEN = AtomicReferenceFieldUpdater
+		.newUpdater(LockHandle.class, CompletableFuture.class, "fencingToken");
+
+	/** The first {@link #fencingToken()} call's stage; a field updater: one handle per locked call. */
+	private volatile @Nullable CompletableFuture<Long> fencingToken;
 
 	/**
 	 * Creates a handle for a lease the store has just granted, whose TTL counts from now:
@@ -89,64 +99,61 @@ public final class LockHandle implements AutoCloseable {
 
 	/**
 	 * Releases the lock, the first time only.
-	 * @return what the release found
-	 * @throws LockStoreException when the store does not answer
+	 * @return a stage with what the release found, or failed with a
+	 * {@link LockStoreException}
 	 */
-	public ReleaseResult release() {
+	public CompletionStage<ReleaseResult> release() {
 		if (!this.released.compareAndSet(false, true)) {
-			return ReleaseResult.ALREADY_RELEASED;
+			return ALREADY_RELEASED;
 		}
 		return this.store.release(this.lease);
 	}
 
 	/**
-	 * Releases the lock asynchronously, the first time only.
-	 * @return a stage with what the release found, or failed with a
-	 * {@link LockStoreException}
-	 */
-	public CompletionStage<ReleaseResult> releaseAsync() {
-		if (!this.released.compareAndSet(false, true)) {
-			return ALREADY_RELEASED;
-		}
-		return this.store.releaseAsync(this.lease);
-	}
-
-	/**
 	 * Sets the lock's remaining TTL, if it is still ours and not yet released.
-	 * @param ttl the new remaining TTL
-	 * @return whether the lock was extended
-	 * @throws LockStoreException when the store does not answer
-	 */
-	public boolean extend(Duration ttl) {
-		if (this.released.get()) {
-			return false;
-		}
-		long sent = System.nanoTime();
-		boolean extended = this.store.extend(this.lease, ttl);
-		if (extended) {
-			extended(sent, ttl);
-		}
-		return extended;
-	}
-
-	/**
-	 * Sets the lock's remaining TTL asynchronously, if it is still ours and not yet
-	 * released.
 	 * @param ttl the new remaining TTL
 	 * @return a stage with whether the lock was extended, or failed with a
 	 * {@link LockStoreException}
 	 */
-	public CompletionStage<Boolean> extendAsync(Duration ttl) {
+	public CompletionStage<Boolean> extend(Duration ttl) {
 		if (this.released.get()) {
 			return NOT_EXTENDED;
 		}
 		long sent = System.nanoTime();
-		return this.store.extendAsync(this.lease, ttl).thenApply((extended) -> {
+		return this.store.extend(this.lease, ttl).thenApply((extended) -> {
 			if (extended) {
 				extended(sent, ttl);
 			}
 			return extended;
 		});
+	}
+
+	/**
+	 * The lock's fencing token, asked of the store the first time only: every later call,
+	 * also one made while the first is under way, shares the first call's stage. A stage that
+	 * failed is forgotten, so that the next call asks again.
+	 * @return a stage with the fencing token, with 0 when the lock was no longer this
+	 * handle's when the store was asked, or failed with a {@link LockStoreException}
+	 */
+	public CompletionStage<Long> fencingToken() {
+		CompletableFuture<Long> current = this.fencingToken;
+		if (current != null) {
+			return current;
+		}
+		CompletableFuture<Long> mine = new CompletableFuture<>();
+		if (!FENCING_TOKEN.compareAndSet(this, null, mine)) {
+			return fencingToken();
+		}
+		this.store.fencingToken(this.lease).whenComplete((token, ex) -> {
+			if (ex != null) {
+				FENCING_TOKEN.compareAndSet(this, mine, null);
+				mine.completeExceptionally(ex);
+			}
+			else {
+				mine.complete(token);
+			}
+		});
+		return mine;
 	}
 
 	/** The store set the TTL again; of extends that overlap, the one sent last counts. */
@@ -158,16 +165,11 @@ public final class LockHandle implements AutoCloseable {
 	}
 
 	/**
-	 * Whether {@link #release()} or {@link #releaseAsync()} was called.
+	 * Whether {@link #release()} was called.
 	 * @return whether this handle was released
 	 */
 	public boolean isReleased() {
 		return this.released.get();
-	}
-
-	@Override
-	public void close() {
-		release();
 	}
 
 	@Override

@@ -16,8 +16,10 @@ import java.util.Objects;
  *
  * @param key the full lock key
  * @param token the random token that identifies this acquisition
- * @param fencingToken at least 1, and strictly greater than every fencing token the store
- * issued before for the same key, even after that lock expired or was released
+ * @param fencingToken the fencing token issued in the acquire: at least 1, and strictly
+ * greater than every fencing token the store issued before for the same key, even after
+ * that lock expired or was released; or 0 when the store issues it only when asked for
+ * ({@link LockStore#fencingToken(LockLease)})
  * @param acquiredAt wall-clock time of the acquisition
  * @param ttl the TTL the lock was acquired with
  */
@@ -26,8 +28,8 @@ public record LockLease(String key, String token, long fencingToken, Instant acq
 	public LockLease {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(token, "token must not be null");
-		if (fencingToken < 1) {
-			throw new IllegalArgumentException("fencingToken must be at least 1, was " + fencingToken);
+		if (fencingToken < 0) {
+			throw new IllegalArgumentException("fencingToken must not be negative, was " + fencingToken);
 		}
 		Objects.requireNonNull(acquiredAt, "acquiredAt must not be null");
 		Objects.requireNonNull(ttl, "ttl must not be null");

@@ -10,8 +10,21 @@ import java.util.Objects;
  * control characters, and without an unpaired surrogate (which has no UTF-8 form: encoded,
  * it would become {@code ?} and share its lock with the key that has a {@code ?} there)
  * @param ttl how long the lock lives unless released or extended; at least one millisecond
+ * @param withFencingToken whether the caller needs the fencing token and the store should
+ * issue it in the acquire itself, as a caller that must not block for it later does (a
+ * {@code Mono} on an event loop); otherwise a store may issue it when it is first asked for
+ * ({@link LockStore#fencingToken(LockLease)})
  */
-public record LockRequest(String key, Duration ttl) {
+public record LockRequest(String key, Duration ttl, boolean withFencingToken) {
+
+	/**
+	 * A request whose fencing token, if ever needed, is issued when first asked for.
+	 * @param key the full lock key
+	 * @param ttl the lock's TTL
+	 */
+	public LockRequest(String key, Duration ttl) {
+		this(key, ttl, false);
+	}
 
 	public LockRequest {
 		Objects.requireNonNull(key, "key must not be null");

@@ -1,7 +1,6 @@
 package io.github.lockable.store;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
@@ -10,9 +9,14 @@ import org.jspecify.annotations.Nullable;
  * Where locks live. A store grants a key to one owner at a time, for a TTL, and deletes it
  * only for the owner that holds it.
  * <p>
+ * Every operation returns a stage, and there is one method per operation. A store with an
+ * asynchronous client completes the stage when its server answers; a store that is
+ * blocking by nature (memory, file) does its work on the caller's thread and returns a
+ * stage that is already complete. Lockable's blocking callers wait for the stage in one
+ * place.
+ * <p>
  * Implementations must be thread-safe, must never block longer than their configured
- * timeout, and must pass the store contract test suite. Blocking stores can rely on the
- * default asynchronous methods; stores with an asynchronous client override them.
+ * timeout, and must pass the store contract test suite.
  */
 public interface LockStore {
 
@@ -25,68 +29,40 @@ public interface LockStore {
 	/**
 	 * Tries to take the lock once, without waiting.
 	 * @param request the key and TTL
-	 * @return acquired, held by someone else, or failed; never throws for a store failure
+	 * @return a stage with acquired, held by someone else, or failed: a store failure
+	 * completes it with {@link AcquireResult.Failed}, never exceptionally
 	 */
-	AcquireResult acquire(LockRequest request);
-
-	/**
-	 * Asynchronous {@link #acquire(LockRequest)}.
-	 * @param request the key and TTL
-	 * @return a stage that completes with the result; a store failure completes it with
-	 * {@link AcquireResult.Failed}, not exceptionally
-	 */
-	default CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
-		return CompletableFuture.completedFuture(acquire(request));
-	}
+	CompletionStage<AcquireResult> acquire(LockRequest request);
 
 	/**
 	 * Deletes the lock if the lease's token still owns it.
 	 * @param lease what {@link #acquire(LockRequest)} granted
-	 * @return {@link ReleaseResult#RELEASED} or {@link ReleaseResult#NOT_OWNER}
-	 * @throws LockStoreException when the store does not answer
+	 * @return a stage with {@link ReleaseResult#RELEASED} or {@link ReleaseResult#NOT_OWNER},
+	 * or failed with a {@link LockStoreException} when the store does not answer
 	 */
-	ReleaseResult release(LockLease lease);
-
-	/**
-	 * Asynchronous {@link #release(LockLease)}.
-	 * @param lease what {@link #acquire(LockRequest)} granted
-	 * @return a stage that completes with the result, or exceptionally with a
-	 * {@link LockStoreException}
-	 */
-	default CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
-		try {
-			return CompletableFuture.completedFuture(release(lease));
-		}
-		catch (LockStoreException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
+	CompletionStage<ReleaseResult> release(LockLease lease);
 
 	/**
 	 * Sets the lock's remaining TTL to {@code ttl} if the lease's token still owns it.
 	 * @param lease what {@link #acquire(LockRequest)} granted
 	 * @param ttl the new remaining TTL, at least one millisecond
-	 * @return {@code true} if extended, {@code false} if the lock is gone or owned by
-	 * another
-	 * @throws LockStoreException when the store does not answer
+	 * @return a stage with {@code true} if extended, {@code false} if the lock is gone or
+	 * owned by another, or failed with a {@link LockStoreException} when the store does not
+	 * answer
 	 */
-	boolean extend(LockLease lease, Duration ttl);
+	CompletionStage<Boolean> extend(LockLease lease, Duration ttl);
 
 	/**
-	 * Asynchronous {@link #extend(LockLease, Duration)}.
+	 * Issues the lease's fencing token, owner-checked: only while the lease's token still
+	 * owns the lock. A store that issued it in the acquire ({@link LockLease#fencingToken()}
+	 * above 0) answers that token while the lock is still the lease's, and may answer it
+	 * without asking its server. Callers ask once per lease.
 	 * @param lease what {@link #acquire(LockRequest)} granted
-	 * @param ttl the new remaining TTL, at least one millisecond
-	 * @return a stage that completes with whether the lock was extended, or exceptionally
-	 * with a {@link LockStoreException}
+	 * @return a stage with the fencing token, at least 1 and strictly greater than every
+	 * token issued before for the key; with 0 when the lease no longer owns the lock; or
+	 * failed with a {@link LockStoreException} when the store does not answer
 	 */
-	default CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
-		try {
-			return CompletableFuture.completedFuture(extend(lease, ttl));
-		}
-		catch (LockStoreException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
+	CompletionStage<Long> fencingToken(LockLease lease);
 
 	/**
 	 * Completes when the lock on the key may have become free — its holder released it — or

@@ -97,22 +97,27 @@ class AdviceOrderTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
-			this.calls.add("acquire " + request.key());
-			AcquireResult result = this.delegate.acquire(request);
-			return (result instanceof AcquireResult.Acquired acquired)
-					? new AcquireResult.Acquired(new io.github.lockable.store.LockHandle(this, acquired.handle().lease()))
-					: result;
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.delegate.fencingToken(lease);
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
+		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
+			this.calls.add("acquire " + request.key());
+			return this.delegate.acquire(request)
+				.thenApply((result) -> (result instanceof AcquireResult.Acquired acquired)
+						? new AcquireResult.Acquired(new io.github.lockable.store.LockHandle(this, acquired.handle().lease()))
+						: result);
+		}
+
+		@Override
+		public java.util.concurrent.CompletionStage<ReleaseResult> release(LockLease lease) {
 			this.calls.add("release " + lease.key());
 			return this.delegate.release(lease);
 		}
 
 		@Override
-		public boolean extend(LockLease lease, java.time.Duration ttl) {
+		public java.util.concurrent.CompletionStage<Boolean> extend(LockLease lease, java.time.Duration ttl) {
 			return this.delegate.extend(lease, ttl);
 		}
 

@@ -30,6 +30,7 @@ import io.github.lockable.autoconfigure.LockableMetricsAutoConfiguration;
 import io.github.lockable.observation.DefaultLockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockObservationContext;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.LockRequest;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -254,7 +255,7 @@ class LockObservationTests {
 	}
 
 	private static void takeLock(ControlledStore store, String key) {
-		assertThat(store.memory.acquire(new LockRequest(key, Duration.ofSeconds(30))))
+		assertThat(Stages.join(store.memory.acquire(new LockRequest(key, Duration.ofSeconds(30)))))
 			.isInstanceOf(io.github.lockable.store.AcquireResult.Acquired.class);
 	}
 

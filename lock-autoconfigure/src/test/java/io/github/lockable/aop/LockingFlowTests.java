@@ -18,6 +18,7 @@ import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.Lockable;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
@@ -61,7 +62,7 @@ class LockingFlowTests {
 			answer.complete(null);
 			assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("a");
 			assertThat(jobs.runs()).hasValue(1);
-			assertThat(store.memory.acquire(new LockRequest("lock:future", Duration.ofSeconds(1))))
+			assertThat(Stages.join(store.memory.acquire(new LockRequest("lock:future", Duration.ofSeconds(1)))))
 				.as("released")
 				.isInstanceOf(AcquireResult.Acquired.class);
 		});
@@ -209,25 +210,25 @@ class LockingFlowTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
-			if (this.down) {
-				return new AcquireResult.Failed(new LockStoreException("Connection refused", "UNREACHABLE", null));
-			}
-			return this.memory.acquire(request);
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.memory.fencingToken(lease);
 		}
 
 		@Override
-		public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
-			return this.answers.thenApply((ignored) -> acquire(request));
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
+			return this.answers.thenCompose((ignored) -> this.down
+					? CompletableFuture.completedFuture(
+							new AcquireResult.Failed(new LockStoreException("Connection refused", "UNREACHABLE", null)))
+					: this.memory.acquire(request));
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
 			return this.memory.release(lease);
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
 			return this.memory.extend(lease, ttl);
 		}
 

@@ -186,32 +186,28 @@ class SkipOnStoreFailureTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(lease.fencingToken());
+		}
+
+		@Override
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			this.attempts.incrementAndGet();
 			LockStoreException failure = new LockStoreException("Connection refused", "UNREACHABLE", null);
 			if (this.throwing) {
-				throw failure;
+				return CompletableFuture.failedFuture(failure);
 			}
-			return new AcquireResult.Failed(failure);
+			return CompletableFuture.completedFuture(new AcquireResult.Failed(failure));
 		}
 
 		@Override
-		public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
-			if (this.throwing) {
-				this.attempts.incrementAndGet();
-				return CompletableFuture.failedFuture(new LockStoreException("Connection refused", "UNREACHABLE", null));
-			}
-			return CompletableFuture.completedFuture(acquire(request));
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
+			return CompletableFuture.completedFuture(ReleaseResult.NOT_OWNER);
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
-			return ReleaseResult.NOT_OWNER;
-		}
-
-		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
-			return false;
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+			return CompletableFuture.completedFuture(false);
 		}
 
 	}

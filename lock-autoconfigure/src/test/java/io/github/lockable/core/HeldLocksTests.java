@@ -62,7 +62,7 @@ class HeldLocksTests {
 	@Test
 	void aHandleReleasedWithoutTheManagerIsForgotten() {
 		LockManager manager = recording(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE));
-		acquired(manager.acquire("lock:job", Duration.ofSeconds(30))).close();
+		acquired(manager.acquire("lock:job", Duration.ofSeconds(30))).release().toCompletableFuture().join();
 		assertThat(manager.heldLocks().snapshot()).isEmpty();
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -34,7 +35,7 @@ class LockManagerTests {
 		LockManager manager = new LockManager(store, 0.8, this.metrics);
 		LockHandle handle = acquired(manager.acquire("lock:job", Duration.ofMillis(20)));
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> store.acquire(new LockRequest("lock:job", Duration.ofSeconds(10))) instanceof AcquireResult.Acquired);
+			.until(() -> Stages.join(store.acquire(new LockRequest("lock:job", Duration.ofSeconds(10)))) instanceof AcquireResult.Acquired);
 		manager.release(handle);
 		assertThat(this.metrics.events).containsExactly("acquired", "NOT_OWNER");
 		assertThat(output).contains("Lock lock:job expired before release: TTL shorter than the work")
@@ -78,8 +79,9 @@ class LockManagerTests {
 	void storeFailureOnAcquireIsReturnedForTheCallerToReport() {
 		LockStore down = new BrokenReleaseStore() {
 			@Override
-			public AcquireResult acquire(LockRequest request) {
-				return new AcquireResult.Failed(new LockStoreException("no answer", "TIMEOUT", null));
+			public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
+				return CompletableFuture.completedFuture(
+						new AcquireResult.Failed(new LockStoreException("no answer", "TIMEOUT", null)));
 			}
 		};
 		LockManager manager = new LockManager(down, 0.8, this.metrics);
@@ -131,27 +133,24 @@ class LockManagerTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
-			AcquireResult result = this.delegate.acquire(request);
-			if (result instanceof AcquireResult.Acquired acquired) {
-				return new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease()));
-			}
-			return result;
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.delegate.fencingToken(lease);
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
-			throw new LockStoreException("store is down");
+		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
+			return this.delegate.acquire(request).thenApply((result) -> (result instanceof AcquireResult.Acquired acquired)
+					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease())) : result);
 		}
 
 		@Override
-		public java.util.concurrent.CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
+		public java.util.concurrent.CompletionStage<ReleaseResult> release(LockLease lease) {
 			return CompletableFuture.failedFuture(new LockStoreException("store is down"));
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
-			return false;
+		public java.util.concurrent.CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+			return CompletableFuture.completedFuture(false);
 		}
 
 	}

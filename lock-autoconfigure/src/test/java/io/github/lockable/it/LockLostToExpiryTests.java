@@ -1,5 +1,7 @@
 package io.github.lockable.it;
 
+import io.github.lockable.store.Stages;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -104,9 +106,11 @@ class LockLostToExpiryTests {
 	void heldLockOutlivingItsTtl(CapturedOutput output) {
 		double lostBefore = lost();
 		HeldLock first = this.locks.tryLock("template-slow", SHORT_TTL).orElseThrow();
+		long firstToken = first.fencingToken();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.commands().exists("lock:template-slow") == 0);
 		HeldLock second = this.locks.tryLock("template-slow", Duration.ofSeconds(10)).orElseThrow();
-		assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+		assertThat(second.fencingToken()).isGreaterThan(firstToken);
+		assertThat(first.fencingToken()).as("memoized: asked while held").isEqualTo(firstToken);
 
 		assertThat(first.extend(Duration.ofSeconds(10))).as("owner-checked: nothing to extend").isFalse();
 		assertThat(first.isHeld()).isFalse();

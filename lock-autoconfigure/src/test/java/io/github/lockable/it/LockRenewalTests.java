@@ -27,6 +27,7 @@ import io.github.lockable.Lockable;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockRenewals.Renewal;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -140,7 +141,7 @@ class LockRenewalTests {
 	@Test
 	void renewalsStopWhenTheSchedulerClosesAtShutdown() {
 		String key = "renew:shutdown:" + UUID.randomUUID();
-		LockHandle handle = ((AcquireResult.Acquired) this.store.acquire(new LockRequest(key, SHORT_TTL))).handle();
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(this.store.acquire(new LockRequest(key, SHORT_TTL)))).handle();
 		LockRenewals renewals = new LockRenewals(LockMetrics.NONE);
 		renewals.start(handle, SHORT_TTL, () -> {
 		});
@@ -185,7 +186,7 @@ class LockRenewalTests {
 		Map<String, AtomicBoolean> releasedWhileOurs = new LinkedHashMap<>();
 		for (int i = 0; i < 2000; i++) {
 			String key = "renew:race:" + UUID.randomUUID();
-			LockLease lease = ((AcquireResult.Acquired) counted.acquire(new LockRequest(key, Duration.ofMillis(30))))
+			LockLease lease = ((AcquireResult.Acquired) Stages.join(counted.acquire(new LockRequest(key, Duration.ofMillis(30)))))
 				.handle()
 				.lease();
 			LockHandle handle = new LockHandle(counted, lease);
@@ -194,12 +195,12 @@ class LockRenewalTests {
 			// Vary where the release falls relative to the renewals (every 10ms).
 			LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos((i % 25) * 500L));
 			renewal.stop();
-			if (handle.release() == ReleaseResult.RELEASED) {
+			if (Stages.join(handle.release()) == ReleaseResult.RELEASED) {
 				releasedWhileOurs.put(key, reportedLost);
 			}
 			assertThat(this.redis.exists(key)).as("released lock %s", key).isZero();
 			if (i % 2 == 0) {
-				assertThat(this.store.acquire(new LockRequest(key, Duration.ofMinutes(5))))
+				assertThat(Stages.join(this.store.acquire(new LockRequest(key, Duration.ofMinutes(5)))))
 					.isInstanceOf(AcquireResult.Acquired.class);
 				nextHolders.add(key);
 			}
@@ -235,26 +236,26 @@ class LockRenewalTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.store.fencingToken(lease);
+		}
+
+		@Override
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			return this.store.acquire(request);
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
 			return this.store.release(lease);
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
-			return this.store.extend(lease, ttl);
-		}
-
-		@Override
-		public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
 			this.inFlight.incrementAndGet();
 			CompletableFuture<Boolean> answered = new CompletableFuture<>();
 			// Counted down only after the renewal has seen the answer.
-			this.store.extendAsync(lease, ttl).whenComplete((extended, error) -> {
+			this.store.extend(lease, ttl).whenComplete((extended, error) -> {
 				try {
 					if (error != null) {
 						answered.completeExceptionally(error);

@@ -40,18 +40,16 @@ public class RecordingLockStore implements LockStore {
 	}
 
 	@Override
-	public AcquireResult acquire(LockRequest request) {
-		this.events.add("acquire " + request.key()
-				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
-		long requested = System.nanoTime();
-		return wrap(this.delegate.acquire(request), requested);
+	public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+		return this.delegate.fencingToken(lease);
 	}
 
 	@Override
-	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
-		this.events.add("acquire " + request.key());
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		this.events.add("acquire " + request.key()
+				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
 		long requested = System.nanoTime();
-		return this.delegate.acquireAsync(request).thenApply((result) -> wrap(result, requested));
+		return this.delegate.acquire(request).thenApply((result) -> wrap(result, requested));
 	}
 
 	/** A handle of this store's, whose TTL counts from before the delegate's acquire was sent. */
@@ -65,7 +63,7 @@ public class RecordingLockStore implements LockStore {
 	}
 
 	@Override
-	public ReleaseResult release(LockLease lease) {
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
 		this.events.add("release " + lease.key()
 				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
 		this.released.add(lease);
@@ -73,14 +71,7 @@ public class RecordingLockStore implements LockStore {
 	}
 
 	@Override
-	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
-		this.events.add("release " + lease.key());
-		this.released.add(lease);
-		return this.delegate.releaseAsync(lease);
-	}
-
-	@Override
-	public boolean extend(LockLease lease, Duration ttl) {
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
 		return this.delegate.extend(lease, ttl);
 	}
 

@@ -26,6 +26,7 @@ import org.slf4j.event.KeyValuePair;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.Lockable;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -182,9 +183,9 @@ class ScheduledJobTests {
 			assertThat(Runners.runs).hasValue(2);
 		}
 		// Another instance holds the startup locks: this one skips its runners and starts anyway.
-		assertThat(store.acquire(new LockRequest("lock:migrate", Duration.ofSeconds(30))))
+		assertThat(Stages.join(store.acquire(new LockRequest("lock:migrate", Duration.ofSeconds(30)))))
 			.isInstanceOf(AcquireResult.Acquired.class);
-		assertThat(store.acquire(new LockRequest("lock:warm-up", Duration.ofSeconds(30))))
+		assertThat(Stages.join(store.acquire(new LockRequest("lock:warm-up", Duration.ofSeconds(30)))))
 			.isInstanceOf(AcquireResult.Acquired.class);
 		try (ConfigurableApplicationContext context = startWithRunners(store)) {
 			assertThat(Runners.runs).hasValue(2);
@@ -288,20 +289,25 @@ class ScheduledJobTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(lease.fencingToken());
+		}
+
+		@Override
+		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
 			this.attempts.incrementAndGet();
-			return new AcquireResult.Failed(
-					new LockStoreException("Permission denied: /var/lib/locks", "EACCES", null));
+			return java.util.concurrent.CompletableFuture.completedFuture(new AcquireResult.Failed(
+					new LockStoreException("Permission denied: /var/lib/locks", "EACCES", null)));
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
-			return ReleaseResult.NOT_OWNER;
+		public java.util.concurrent.CompletionStage<ReleaseResult> release(LockLease lease) {
+			return java.util.concurrent.CompletableFuture.completedFuture(ReleaseResult.NOT_OWNER);
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
-			return false;
+		public java.util.concurrent.CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+			return java.util.concurrent.CompletableFuture.completedFuture(false);
 		}
 
 	}

@@ -2,6 +2,8 @@ package io.github.lockable.it;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -13,6 +15,7 @@ import io.github.lockable.HeldLock;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -171,16 +174,21 @@ class StackOverflowReleaseTests {
 		}
 
 		@Override
-		public AcquireResult acquire(LockRequest request) {
-			long requested = System.nanoTime();
-			AcquireResult result = this.memory.acquire(request);
-			// A handle of this store's, so that releasing it comes here.
-			return (result instanceof AcquireResult.Acquired acquired)
-					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease(), requested)) : result;
+		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.memory.fencingToken(lease);
 		}
 
 		@Override
-		public ReleaseResult release(LockLease lease) {
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
+			long requested = System.nanoTime();
+			AcquireResult result = Stages.join(this.memory.acquire(request));
+			// A handle of this store's, so that releasing it comes here.
+			return CompletableFuture.completedFuture((result instanceof AcquireResult.Acquired acquired)
+					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease(), requested)) : result);
+		}
+
+		@Override
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
 			if (Thread.currentThread().getName().equals(RECURSING_THREAD)) {
 				throw new StackOverflowError("no stack left for the release");
 			}
@@ -188,7 +196,7 @@ class StackOverflowReleaseTests {
 		}
 
 		@Override
-		public boolean extend(LockLease lease, Duration ttl) {
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
 			return this.memory.extend(lease, ttl);
 		}
 

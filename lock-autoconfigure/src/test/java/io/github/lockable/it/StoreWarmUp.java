@@ -2,6 +2,7 @@ package io.github.lockable.it;
 
 import java.time.Duration;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -20,9 +21,9 @@ final class StoreWarmUp {
 
 	static void awaitAnswering(LockStore store) {
 		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			AcquireResult result = store.acquire(new LockRequest("lock:warm-up", Duration.ofMillis(1)));
+			AcquireResult result = Stages.join(store.acquire(new LockRequest("lock:warm-up", Duration.ofMillis(1))));
 			if (result instanceof AcquireResult.Acquired acquired) {
-				acquired.handle().release();
+				Stages.join(acquired.handle().release());
 			}
 			return !(result instanceof AcquireResult.Failed);
 		});

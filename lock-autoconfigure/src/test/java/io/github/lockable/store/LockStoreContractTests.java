@@ -2,6 +2,7 @@ package io.github.lockable.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletionStage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -58,13 +59,13 @@ public abstract class LockStoreContractTests {
 	}
 
 	protected AcquireResult.Acquired acquired(String key, Duration ttl) {
-		AcquireResult result = store().acquire(new LockRequest(key, ttl));
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl, true)));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return (AcquireResult.Acquired) result;
 	}
 
 	protected AcquireResult.Held held(String key, Duration ttl) {
-		AcquireResult result = store().acquire(new LockRequest(key, ttl));
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl)));
 		assertThat(result).isInstanceOf(AcquireResult.Held.class);
 		return (AcquireResult.Held) result;
 	}
@@ -78,7 +79,7 @@ public abstract class LockStoreContractTests {
 		assertThat(lease.token()).isNotBlank();
 		assertThat(lease.ttl()).isEqualTo(LONG_TTL);
 		assertThat(lease.acquiredAt()).isBetween(before.minusMillis(1), Instant.now().plusMillis(1));
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 	@Test
@@ -87,45 +88,44 @@ public abstract class LockStoreContractTests {
 		AcquireResult.Held held = held(key("held"), Duration.ofSeconds(5));
 		assertThat(held.remainingTtl()).isNotNull().isPositive().isLessThanOrEqualTo(LONG_TTL);
 		assertThat(held.remainingTtl()).isGreaterThan(LONG_TTL.minusSeconds(10));
-		first.release();
+		Stages.join(first.release());
 	}
 
 	@Test
 	void releaseFreesTheLock() {
 		LockHandle first = acquired(key("release"), LONG_TTL).handle();
-		assertThat(first.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(first.release())).isEqualTo(ReleaseResult.RELEASED);
 		LockHandle second = acquired(key("release"), LONG_TTL).handle();
-		assertThat(second.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(second.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void handleReleasesOnlyOnce() {
 		LockHandle handle = acquired(key("once"), LONG_TTL).handle();
-		handle.close();
+		Stages.join(handle.release());
 		assertThat(handle.isReleased()).isTrue();
 		LockHandle next = acquired(key("once"), LONG_TTL).handle();
-		assertThat(handle.release()).isEqualTo(ReleaseResult.ALREADY_RELEASED);
-		assertThat(handle.releaseAsync().toCompletableFuture().join()).isEqualTo(ReleaseResult.ALREADY_RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.ALREADY_RELEASED);
 		held(key("once"), LONG_TTL);
-		next.release();
+		Stages.join(next.release());
 	}
 
 	@Test
 	void releaseWithAnotherTokenDeletesNothing() {
 		LockHandle owner = acquired(key("foreign"), LONG_TTL).handle();
 		LockLease forged = forged(owner.lease());
-		assertThat(store().release(forged)).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(store().release(forged))).isEqualTo(ReleaseResult.NOT_OWNER);
 		held(key("foreign"), LONG_TTL);
-		assertThat(owner.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(owner.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void releaseAfterTtlExpiryDoesNotDeleteTheNewHoldersLock() {
 		LockHandle late = acquired(key("expiry"), Duration.ofMillis(150)).handle();
 		LockHandle next = awaitAcquired(key("expiry"));
-		assertThat(late.release()).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(late.release())).isEqualTo(ReleaseResult.NOT_OWNER);
 		held(key("expiry"), LONG_TTL);
-		assertThat(next.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(next.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -134,7 +134,7 @@ public abstract class LockStoreContractTests {
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> probeIsFree(key("expired")));
-		assertThat(late.release()).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(late.release())).isEqualTo(ReleaseResult.NOT_OWNER);
 	}
 
 	private static LockLease forged(LockLease lease) {
@@ -142,10 +142,10 @@ public abstract class LockStoreContractTests {
 	}
 
 	private boolean probeIsFree(String key) {
-		AcquireResult result = store().acquire(new LockRequest(key, Duration.ofMillis(1)));
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, Duration.ofMillis(1))));
 		if (result instanceof AcquireResult.Acquired acquired) {
 			// Leave no lock behind: only the expiry of the original lease is under test.
-			acquired.handle().release();
+			Stages.join(acquired.handle().release());
 			return true;
 		}
 		return false;
@@ -154,20 +154,20 @@ public abstract class LockStoreContractTests {
 	@Test
 	void ownerCanExtendTheLock() {
 		LockHandle handle = acquired(key("extend"), Duration.ofSeconds(2)).handle();
-		assertThat(handle.extend(LONG_TTL)).isTrue();
+		assertThat(Stages.join(handle.extend(LONG_TTL))).isTrue();
 		AcquireResult.Held held = held(key("extend"), LONG_TTL);
 		assertThat(held.remainingTtl()).isGreaterThan(Duration.ofSeconds(20));
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void onlyTheOwnerCanExtend() {
 		LockHandle owner = acquired(key("extend-foreign"), Duration.ofSeconds(5)).handle();
 		LockLease forged = forged(owner.lease());
-		assertThat(store().extend(forged, LONG_TTL)).isFalse();
+		assertThat(Stages.join(store().extend(forged, LONG_TTL))).isFalse();
 		AcquireResult.Held held = held(key("extend-foreign"), LONG_TTL);
 		assertThat(held.remainingTtl()).isLessThanOrEqualTo(Duration.ofSeconds(5));
-		owner.release();
+		Stages.join(owner.release());
 	}
 
 	@Test
@@ -176,16 +176,16 @@ public abstract class LockStoreContractTests {
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> probeIsFree(key("extend-expired")));
-		assertThat(handle.extend(LONG_TTL)).isFalse();
-		assertThat(handle.extendAsync(LONG_TTL).toCompletableFuture().join()).isFalse();
-		acquired(key("extend-expired"), LONG_TTL).handle().release();
+		assertThat(Stages.join(handle.extend(LONG_TTL))).isFalse();
+		assertThat(handle.extend(LONG_TTL).toCompletableFuture().join()).isFalse();
+		Stages.join(acquired(key("extend-expired"), LONG_TTL).handle().release());
 	}
 
 	@Test
 	void releasedHandleDoesNotExtend() {
 		LockHandle handle = acquired(key("extend-released"), LONG_TTL).handle();
-		handle.release();
-		assertThat(handle.extend(LONG_TTL)).isFalse();
+		Stages.join(handle.release());
+		assertThat(Stages.join(handle.extend(LONG_TTL))).isFalse();
 	}
 
 	@Test
@@ -195,7 +195,7 @@ public abstract class LockStoreContractTests {
 			LockHandle handle = acquired(key("fence"), LONG_TTL).handle();
 			assertThat(handle.lease().fencingToken()).isGreaterThan(previous);
 			previous = handle.lease().fencingToken();
-			handle.release();
+			Stages.join(handle.release());
 		}
 	}
 
@@ -204,7 +204,7 @@ public abstract class LockStoreContractTests {
 		LockHandle expired = acquired(key("fence-expiry"), Duration.ofMillis(100)).handle();
 		LockHandle next = awaitAcquired(key("fence-expiry"));
 		assertThat(next.lease().fencingToken()).isGreaterThan(expired.lease().fencingToken());
-		next.release();
+		Stages.join(next.release());
 	}
 
 	/**
@@ -217,8 +217,8 @@ public abstract class LockStoreContractTests {
 		LockHandle b = acquired(key("{fence-pair}:b"), LONG_TTL).handle();
 		assertThat(a.lease().fencingToken()).isPositive().isNotEqualTo(b.lease().fencingToken());
 		assertThat(b.lease().fencingToken()).isPositive();
-		a.release();
-		b.release();
+		Stages.join(a.release());
+		Stages.join(b.release());
 	}
 
 	@Test
@@ -230,40 +230,40 @@ public abstract class LockStoreContractTests {
 		for (int i = 0; i < 3; i++) {
 			held(key("fence-held"), LONG_TTL);
 		}
-		assertThat(holder.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(holder.release())).isEqualTo(ReleaseResult.RELEASED);
 		LockHandle next = acquired(key("fence-held"), LONG_TTL).handle();
 		assertThat(next.lease().fencingToken()).isGreaterThan(holder.lease().fencingToken());
-		next.release();
+		Stages.join(next.release());
 	}
 
 	@Test
 	void asynchronousAcquireGivesStrictlyIncreasingFencingTokensToo() {
 		LockHandle first = acquired(key("fence-async"), LONG_TTL).handle();
-		first.release();
+		Stages.join(first.release());
 		long previous = first.lease().fencingToken();
 		for (int i = 0; i < 10; i++) {
 			LockHandle handle = acquiredAsync(key("fence-async"));
 			assertThat(handle.lease().fencingToken()).isGreaterThan(previous);
 			previous = handle.lease().fencingToken();
-			handle.releaseAsync().toCompletableFuture().join();
+			handle.release().toCompletableFuture().join();
 		}
 	}
 
 	@Test
 	void ownerCanExtendAsynchronouslyAndOnlyTheOwner() {
 		LockHandle owner = acquired(key("extend-async"), Duration.ofSeconds(2)).handle();
-		assertThat(store().extendAsync(forged(owner.lease()), LONG_TTL).toCompletableFuture().join()).isFalse();
-		assertThat(owner.extendAsync(LONG_TTL).toCompletableFuture().join()).isTrue();
+		assertThat(store().extend(forged(owner.lease()), LONG_TTL).toCompletableFuture().join()).isFalse();
+		assertThat(owner.extend(LONG_TTL).toCompletableFuture().join()).isTrue();
 		assertThat(held(key("extend-async"), LONG_TTL).remainingTtl()).isGreaterThan(Duration.ofSeconds(20));
-		assertThat(owner.release()).isEqualTo(ReleaseResult.RELEASED);
-		assertThat(owner.extendAsync(LONG_TTL).toCompletableFuture().join()).isFalse();
-		assertThat(store().extendAsync(owner.lease(), LONG_TTL).toCompletableFuture().join()).isFalse();
+		assertThat(Stages.join(owner.release())).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(owner.extend(LONG_TTL).toCompletableFuture().join()).isFalse();
+		assertThat(store().extend(owner.lease(), LONG_TTL).toCompletableFuture().join()).isFalse();
 	}
 
 	private LockHandle awaitAcquired(String key) {
 		AtomicReference<LockHandle> next = new AtomicReference<>();
 		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-			if (store().acquire(new LockRequest(key, LONG_TTL)) instanceof AcquireResult.Acquired acquired) {
+			if (Stages.join(store().acquire(new LockRequest(key, LONG_TTL, true))) instanceof AcquireResult.Acquired acquired) {
 				next.set(acquired.handle());
 			}
 			return next.get() != null;
@@ -272,7 +272,7 @@ public abstract class LockStoreContractTests {
 	}
 
 	private LockHandle acquiredAsync(String key) {
-		AcquireResult result = store().acquireAsync(new LockRequest(key, LONG_TTL)).toCompletableFuture().join();
+		AcquireResult result = store().acquire(new LockRequest(key, LONG_TTL, true)).toCompletableFuture().join();
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return ((AcquireResult.Acquired) result).handle();
 	}
@@ -283,13 +283,13 @@ public abstract class LockStoreContractTests {
 		try {
 			LockHandle handle = acquired(key("interrupted"), LONG_TTL).handle();
 			assertThat(Thread.currentThread().isInterrupted()).isTrue();
-			assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 			assertThat(Thread.currentThread().isInterrupted()).isTrue();
 		}
 		finally {
 			Thread.interrupted();
 		}
-		acquired(key("interrupted"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("interrupted"), LONG_TTL).handle().release());
 	}
 
 	@Test
@@ -298,9 +298,9 @@ public abstract class LockStoreContractTests {
 		LockHandle b = acquired(key("b"), LONG_TTL).handle();
 		held(key("a"), LONG_TTL);
 		held(key("b"), LONG_TTL);
-		assertThat(a.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(a.release())).isEqualTo(ReleaseResult.RELEASED);
 		held(key("b"), LONG_TTL);
-		assertThat(b.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(b.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -309,7 +309,7 @@ public abstract class LockStoreContractTests {
 		for (int i = 0; i < 200; i++) {
 			LockHandle handle = acquired(key("tokens"), LONG_TTL).handle();
 			tokens.add(handle.lease().token());
-			handle.release();
+			Stages.join(handle.release());
 		}
 		assertThat(tokens).hasSize(200);
 	}
@@ -319,24 +319,67 @@ public abstract class LockStoreContractTests {
 		LockHandle handle = acquired(key("secret"), LONG_TTL).handle();
 		assertThat(handle.lease().toString()).doesNotContain(handle.lease().token());
 		assertThat(handle.toString()).doesNotContain(handle.lease().token());
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 	@Test
 	void asynchronousAcquireAndReleaseFollowTheSameRules() {
-		AcquireResult first = store().acquireAsync(new LockRequest(key("async"), LONG_TTL))
+		AcquireResult first = store().acquire(new LockRequest(key("async"), LONG_TTL))
 			.toCompletableFuture()
 			.join();
 		assertThat(first).isInstanceOf(AcquireResult.Acquired.class);
-		AcquireResult second = store().acquireAsync(new LockRequest(key("async"), LONG_TTL))
+		AcquireResult second = store().acquire(new LockRequest(key("async"), LONG_TTL))
 			.toCompletableFuture()
 			.join();
 		assertThat(second).isInstanceOf(AcquireResult.Held.class);
 		LockHandle handle = ((AcquireResult.Acquired) first).handle();
-		assertThat(handle.releaseAsync().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
-		assertThat(store().releaseAsync(handle.lease()).toCompletableFuture().join())
+		assertThat(handle.release().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(store().release(handle.lease()).toCompletableFuture().join())
 			.isEqualTo(ReleaseResult.NOT_OWNER);
-		acquired(key("async"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("async"), LONG_TTL).handle().release());
+	}
+
+	@Test
+	void fencingTokenAskedForLaterIsGreaterThanEveryEarlierToken() {
+		LockHandle first = acquired(key("fence-later"), LONG_TTL).handle();
+		long previous = first.lease().fencingToken();
+		Stages.join(first.release());
+		for (int i = 0; i < 3; i++) {
+			LockHandle handle = plainAcquired(key("fence-later"), LONG_TTL);
+			long token = Stages.join(handle.fencingToken());
+			assertThat(token).isGreaterThan(previous);
+			previous = token;
+			Stages.join(handle.release());
+		}
+		LockHandle last = acquired(key("fence-later"), LONG_TTL).handle();
+		assertThat(last.lease().fencingToken()).isGreaterThan(previous);
+		Stages.join(last.release());
+	}
+
+	@Test
+	void fencingTokenAskedForTwiceIsIssuedOnce() {
+		LockHandle handle = plainAcquired(key("fence-twice"), LONG_TTL);
+		CompletionStage<Long> asked = handle.fencingToken();
+		assertThat(handle.fencingToken()).as("concurrent askers share one stage").isSameAs(asked);
+		long token = Stages.join(asked);
+		assertThat(token).isPositive();
+		assertThat(Stages.join(handle.fencingToken())).isEqualTo(token);
+		Stages.join(handle.release());
+	}
+
+	@Test
+	void fencingTokenAskedForAfterTheLockWasLostIsRefused() {
+		LockHandle late = plainAcquired(key("fence-lost"), Duration.ofMillis(150));
+		LockHandle next = awaitAcquired(key("fence-lost"));
+		assertThat(Stages.join(late.fencingToken())).as("no token for a lock no longer held").isZero();
+		assertThat(Stages.join(next.fencingToken())).isPositive();
+		Stages.join(next.release());
+	}
+
+	private LockHandle plainAcquired(String key, Duration ttl) {
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl)));
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).handle();
 	}
 
 	@Test
@@ -346,7 +389,7 @@ public abstract class LockStoreContractTests {
 		await().atMost(Duration.ofSeconds(5))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> held(key("shrink"), LONG_TTL).remainingTtl().compareTo(first) < 0);
-		handle.release();
+		Stages.join(handle.release());
 		assertThat(first.toMillis()).isCloseTo(2000, within(1000L));
 	}
 
@@ -366,14 +409,14 @@ public abstract class LockStoreContractTests {
 		inParallel(threads, Duration.ofMinutes(5), (seed) -> {
 			for (int i = 0; i < attempts; i++) {
 				int k = (seed + i) % keys.length;
-				AcquireResult result = store().acquire(new LockRequest(keys[k], LONG_TTL));
+				AcquireResult result = Stages.join(store().acquire(new LockRequest(keys[k], LONG_TTL)));
 				if (result instanceof AcquireResult.Acquired acquired) {
 					int now = inside.incrementAndGet(k);
 					maxInside.accumulateAndGet(k, now, Math::max);
 					acquisitions.incrementAndGet(k);
 					Thread.yield();
 					inside.decrementAndGet(k);
-					if (acquired.handle().release() != ReleaseResult.RELEASED) {
+					if (Stages.join(acquired.handle().release()) != ReleaseResult.RELEASED) {
 						notOwnerReleases.incrementAndGet();
 					}
 				}
@@ -407,16 +450,16 @@ public abstract class LockStoreContractTests {
 	void awaitReleaseCompletesSoonAfterTheHolderReleases() throws Exception {
 		LockHandle holder = acquired(key("wake"), LONG_TTL).handle();
 		CompletableFuture<Void> waiter = awaitRelease(key("wake"), LONG_TTL);
-		holder.release();
+		Stages.join(holder.release());
 		// Far below the maximum wait: only the release can have woken it.
 		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
-		acquired(key("wake"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("wake"), LONG_TTL).handle().release());
 	}
 
 	@Test
 	void awaitReleaseOfAFreeLockCompletesSoon() throws Exception {
 		// As if the release came between the waiter's failed acquire and its wait.
-		acquired(key("gone"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("gone"), LONG_TTL).handle().release());
 		assertThat(awaitRelease(key("gone"), LONG_TTL).get(5, TimeUnit.SECONDS)).isNull();
 	}
 
@@ -430,7 +473,7 @@ public abstract class LockStoreContractTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(250));
 		}
 		held(key("nobody"), LONG_TTL);
-		holder.release();
+		Stages.join(holder.release());
 	}
 
 	@Test
@@ -438,7 +481,7 @@ public abstract class LockStoreContractTests {
 		LockHandle holder = acquired(key("no-wait"), LONG_TTL).handle();
 		assertThat(awaitRelease(key("no-wait"), Duration.ZERO)).isCompletedWithValue(null);
 		assertThat(awaitRelease(key("no-wait"), Duration.ofMillis(-1))).isCompletedWithValue(null);
-		holder.release();
+		Stages.join(holder.release());
 	}
 
 	@Test
@@ -448,7 +491,7 @@ public abstract class LockStoreContractTests {
 		for (int i = 0; i < 8; i++) {
 			waiters.add(awaitRelease(key("many"), LONG_TTL));
 		}
-		holder.release();
+		Stages.join(holder.release());
 		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
 		assertThat(waiters).allMatch((waiter) -> waiter.isDone() && !waiter.isCompletedExceptionally());
 	}
@@ -458,11 +501,11 @@ public abstract class LockStoreContractTests {
 		LockHandle a = acquired(key("sleeper-a"), LONG_TTL).handle();
 		LockHandle b = acquired(key("sleeper-b"), LONG_TTL).handle();
 		CompletableFuture<Void> waiterOfA = awaitRelease(key("sleeper-a"), LONG_TTL);
-		b.release();
+		Stages.join(b.release());
 		if (wakesOnlyOnRelease()) {
 			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !waiterOfA.isDone());
 		}
-		a.release();
+		Stages.join(a.release());
 		assertThat(waiterOfA.get(5, TimeUnit.SECONDS)).isNull();
 	}
 
@@ -472,7 +515,7 @@ public abstract class LockStoreContractTests {
 		CompletableFuture<Void> cancelled = awaitRelease(key("cancel"), LONG_TTL);
 		CompletableFuture<Void> waiter = awaitRelease(key("cancel"), LONG_TTL);
 		cancelled.cancel(false);
-		holder.release();
+		Stages.join(holder.release());
 		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
 	}
 
@@ -493,13 +536,13 @@ public abstract class LockStoreContractTests {
 		inParallel(threads, Duration.ofSeconds(20), (thread) -> {
 			for (int round = 0; round < rounds; round++) {
 				while (true) {
-					AcquireResult result = store().acquire(new LockRequest(key, LONG_TTL));
+					AcquireResult result = Stages.join(store().acquire(new LockRequest(key, LONG_TTL)));
 					if (result instanceof AcquireResult.Acquired acquired) {
 						maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
 						acquisitions.incrementAndGet();
 						Thread.yield();
 						inside.decrementAndGet();
-						assertThat(acquired.handle().release()).isEqualTo(ReleaseResult.RELEASED);
+						assertThat(Stages.join(acquired.handle().release())).isEqualTo(ReleaseResult.RELEASED);
 						break;
 					}
 					assertThat(result).isInstanceOf(AcquireResult.Held.class);

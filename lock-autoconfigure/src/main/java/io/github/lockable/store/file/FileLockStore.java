@@ -3,6 +3,7 @@ package io.github.lockable.store.file;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
@@ -95,8 +96,50 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		return DirectorySafety.status(this.directory);
 	}
 
+	/**
+	 * Runs on the caller's thread and returns a stage already complete, as the other
+	 * operations do: the store is blocking by nature.
+	 */
 	@Override
-	public AcquireResult acquire(LockRequest request) {
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		return CompletableFuture.completedFuture(acquireNow(request));
+	}
+
+	@Override
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		try {
+			return CompletableFuture.completedFuture(releaseNow(lease));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	@Override
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		if (ttl.toMillis() < 1) {
+			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
+		}
+		try {
+			return CompletableFuture.completedFuture(this.steps.extend(lease, ttl));
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/** The token recorded in the lock file at the acquire, while the lease still owns the lock. */
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		try {
+			return CompletableFuture.completedFuture(this.steps.isOwned(lease) ? lease.fencingToken() : 0L);
+		}
+		catch (LockStoreException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private AcquireResult acquireNow(LockRequest request) {
 		long requested = System.nanoTime();
 		try {
 			return this.steps.acquire(request, (mine) -> {
@@ -110,21 +153,12 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
-	@Override
-	public ReleaseResult release(LockLease lease) {
+	private ReleaseResult releaseNow(LockLease lease) {
 		ReleaseResult result = this.steps.release(lease);
 		// outside the guard: a woken waiter may acquire the key at once, on this thread
 		this.backoff.reset(lease.key());
 		this.waiters.released(lease.key());
 		return result;
-	}
-
-	@Override
-	public boolean extend(LockLease lease, Duration ttl) {
-		if (ttl.toMillis() < 1) {
-			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
-		}
-		return this.steps.extend(lease, ttl);
 	}
 
 	/**

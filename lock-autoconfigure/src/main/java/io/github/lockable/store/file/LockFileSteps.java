@@ -162,6 +162,13 @@ final class LockFileSteps {
 		});
 	}
 
+	/** Whether the lock file holds the lease's token and has not lapsed. */
+	boolean isOwned(LockLease lease) {
+		LockFileName name = LockFileName.of(lease.key());
+		return run("fencingToken", lease.key(), (files) -> files.read(name.lockFile(files.path())) instanceof Present present
+				&& present.metadata().isOwnedBy(lease.token()) && !present.metadata().isExpired(now()));
+	}
+
 	/** Moves the expiry of the lock file, if it holds the lease's token and has not lapsed. */
 	boolean extend(LockLease lease, Duration ttl) {
 		LockFileName name = LockFileName.of(lease.key());

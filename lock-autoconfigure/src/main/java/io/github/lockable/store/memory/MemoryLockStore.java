@@ -26,6 +26,8 @@ import io.github.lockable.store.ReleaseWaiters;
  * all keys, hence for each key, in a single number however many keys are used. They
  * start again at 1 with a new store, as the locks do.
  * <p>
+ * Every operation runs on the caller's thread and returns a stage that is already complete.
+ * <p>
  * {@link #awaitRelease(String, Duration)} is woken by the release itself, in the
  * releasing thread; an expiry is not announced and ends the wait at its maximum.
  */
@@ -33,6 +35,16 @@ public final class MemoryLockStore implements LockStore {
 
 	/** Expired entries of keys that are never asked for again are swept every so often. */
 	private static final int SWEEP_INTERVAL = 1024;
+
+	private static final CompletionStage<ReleaseResult> RELEASED = CompletableFuture
+		.completedFuture(ReleaseResult.RELEASED);
+
+	private static final CompletionStage<ReleaseResult> NOT_OWNER = CompletableFuture
+		.completedFuture(ReleaseResult.NOT_OWNER);
+
+	private static final CompletionStage<Boolean> EXTENDED = CompletableFuture.completedFuture(true);
+
+	private static final CompletionStage<Boolean> NOT_EXTENDED = CompletableFuture.completedFuture(false);
 
 	private final ConcurrentHashMap<String, Entry> locks = new ConcurrentHashMap<>();
 
@@ -61,7 +73,11 @@ public final class MemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public AcquireResult acquire(LockRequest request) {
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		return CompletableFuture.completedFuture(acquireNow(request));
+	}
+
+	private AcquireResult acquireNow(LockRequest request) {
 		long requested = System.nanoTime();
 		long now = this.nanoClock.getAsLong();
 		String token = LockTokens.next();
@@ -80,7 +96,11 @@ public final class MemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public ReleaseResult release(LockLease lease) {
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		return (releaseNow(lease) == ReleaseResult.RELEASED) ? RELEASED : NOT_OWNER;
+	}
+
+	private ReleaseResult releaseNow(LockLease lease) {
 		long now = this.nanoClock.getAsLong();
 		ReleaseResult[] result = { ReleaseResult.NOT_OWNER };
 		boolean[] deleted = { false };
@@ -116,7 +136,11 @@ public final class MemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public boolean extend(LockLease lease, Duration ttl) {
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		return extendNow(lease, ttl) ? EXTENDED : NOT_EXTENDED;
+	}
+
+	private boolean extendNow(LockLease lease, Duration ttl) {
 		long now = this.nanoClock.getAsLong();
 		boolean[] extended = { false };
 		this.locks.computeIfPresent(lease.key(), (key, current) -> {
@@ -127,6 +151,17 @@ public final class MemoryLockStore implements LockStore {
 			return new Entry(current.token, current.fencingToken, current.acquiredAt, now + ttl.toNanos());
 		});
 		return extended[0];
+	}
+
+	/**
+	 * The token issued in the acquire, while the lease still owns the lock.
+	 */
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		Entry current = this.locks.get(lease.key());
+		boolean owned = current != null && current.token.equals(lease.token())
+				&& !current.isExpired(this.nanoClock.getAsLong());
+		return CompletableFuture.completedFuture(owned ? current.fencingToken : 0L);
 	}
 
 	/**

@@ -76,6 +76,19 @@ final class LockScript {
 			return 0
 			""");
 
+	/**
+	 * Issues a fencing token to the lock's holder only. KEYS[1] the lock key, KEYS[2] the
+	 * fencing counter of KEYS[1]'s slot ({@link FencingCounters}), ARGV[1] the owner token.
+	 * Returns the counter after INCR while KEYS[1] still holds ARGV[1], else 0 and leaves the
+	 * counter alone.
+	 */
+	static final LockScript FENCE = new LockScript("""
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  return redis.call('INCR', KEYS[2])
+			end
+			return 0
+			""");
+
 	private final byte[] source;
 
 	private final String sha1;

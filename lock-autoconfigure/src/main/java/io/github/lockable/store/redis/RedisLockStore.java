@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,9 +39,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * A {@link LockStore} on Redis (standalone, Sentinel or Cluster), through the application's
  * {@link LettuceConnectionFactory}.
  * <p>
- * A lock is one string key holding the owner's random token, with a PX expiry. Acquire and
- * release are one round trip each: a Lua script run by EVALSHA, falling back to EVAL when
- * the server answers NOSCRIPT (after a restart or SCRIPT FLUSH). The store talks to
+ * A lock is one string key holding the owner's random token, with a PX expiry. Acquire is
+ * the plain {@code SET key token NX PX ttl} (a refused one asks a script for the holder's
+ * TTL), release one round trip: a Lua script run by EVALSHA, falling back to EVAL when the
+ * server answers NOSCRIPT (after a restart or SCRIPT FLUSH). The store talks to
  * Lettuce's asynchronous API on a connection of its own, opened by a client of its own
  * with the factory's configuration (the factory's connections, which the application's
  * other Redis users share, are never touched), with keys and
@@ -60,8 +61,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * keys of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag
  * equal to the whole lock key puts them in the lock key's slot.
  * <p>
- * <b>Fencing tokens.</b> The acquire script increments a counter in the same round trip and
- * returns it as the lease's {@link LockLease#fencingToken() fencing token}. There is one
+ * <b>Fencing tokens.</b> A fencing token is issued owner-checked, by a script that
+ * increments a counter only while the lock still holds the caller's token: when it is first
+ * asked for ({@link #fencingToken(LockLease)}), or in the acquire's round trip when the
+ * request asks for it up front ({@link LockRequest#withFencingToken()}). There is one
  * counter per Redis Cluster slot, named {@code lockable:fence:{<tag>}}, where {@code <tag>}
  * is a string of one to three characters chosen so that the counter is in that slot; every
  * lock key of the slot shares it. So at most 16,384 counters ever exist, however many
@@ -176,106 +179,56 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	@Override
-	public AcquireResult acquire(LockRequest request) {
-		if (this.replicasToAck > 0) {
-			return acquireReplicated(request);
-		}
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
 		String token = LockTokens.next();
 		byte[] key = encode(request.key());
 		byte[] tokenBytes = encode(token);
 		long requested = System.nanoTime();
-		Long answer;
-		try {
-			answer = execute(LockScript.ACQUIRE, acquireKeys(key), tokenBytes, encode(request.ttl().toMillis()));
-		}
-		catch (LockStoreException ex) {
-			return failedAcquire(ex, key, tokenBytes);
-		}
-		return acquireResult(request, token, requested, answer);
-	}
-
-	@Override
-	public CompletionStage<AcquireResult> acquireAsync(LockRequest request) {
+		CompletableFuture<AcquireResult> acquired;
 		if (this.replicasToAck > 0) {
-			return acquireReplicatedAsync(request);
+			long deadline = requested + this.timeoutNanos;
+			acquired = execute(this.acquiring, (connection) -> send(connection, request, token, tokenBytes, requested)
+				.thenCompose((result) -> (result instanceof AcquireResult.Acquired)
+						? awaitReplicas(connection, deadline, key, tokenBytes, result)
+						: CompletableFuture.completedFuture(result)));
 		}
-		String token = LockTokens.next();
-		byte[] key = encode(request.key());
-		byte[] tokenBytes = encode(token);
-		long requested = System.nanoTime();
-		return this.<Long>executeAsync(LockScript.ACQUIRE, acquireKeys(key), tokenBytes,
-				encode(request.ttl().toMillis()))
-			.handle((answer, ex) -> {
-				if (ex == null) {
-					return acquireResult(request, token, requested, answer);
-				}
-				return failedAcquire(storeException(ex), key, tokenBytes);
-			});
-	}
-
-	private AcquireResult acquireReplicated(LockRequest request) {
-		CompletableFuture<AcquireResult> result = acquireReplicatedAsync(request);
-		try {
-			// Completes by itself at the timeout; the slack only guards against a lost timer.
-			return BoundedWait.get(result, System.nanoTime() + this.timeoutNanos + TimeUnit.SECONDS.toNanos(1));
+		else {
+			acquired = execute(this.connections, (connection) -> send(connection, request, token, tokenBytes, requested));
 		}
-		catch (ExecutionException ex) {
-			return new AcquireResult.Failed(storeException(ex));
-		}
-		catch (TimeoutException ex) {
-			return new AcquireResult.Failed(new RedisTimeoutException(this.timeout, null));
-		}
+		return acquired.exceptionally((ex) -> failedAcquire(storeException(ex), key, tokenBytes));
 	}
 
 	/**
-	 * Acquires on the store's own connection, then, if the lock was taken, WAITs on that
-	 * same connection for the replicas. Like {@link #executeWhenOpen}, whichever comes
-	 * first, the open or the timeout, decides whether the acquire is sent; once sent, a
-	 * timeout queues a release behind it on the same connection, as for any acquire.
+	 * Sends the acquire: the plain {@code SET key token NX PX ttl}, unless the request asks
+	 * for its fencing token up front, which {@link LockScript#ACQUIRE} issues in the same
+	 * round trip. A refused SET runs that script in a second round trip, for the holder's
+	 * remaining TTL, and to take over a lock that already holds this very token (a SET that
+	 * Lettuce sent again after a reconnect, whose first answer was lost).
 	 */
-	private CompletableFuture<AcquireResult> acquireReplicatedAsync(LockRequest request) {
-		long start = System.nanoTime();
-		long deadline = start + this.timeoutNanos;
-		String token = LockTokens.next();
+	private CompletableFuture<AcquireResult> send(NativeConnection connection, LockRequest request, String token,
+			byte[] tokenBytes, long requested) {
 		byte[] key = encode(request.key());
-		byte[] tokenBytes = encode(token);
-		AtomicBoolean decided = new AtomicBoolean();
-		AtomicReference<NativeConnection> used = new AtomicReference<>();
-		return this.acquiring.opening().thenCompose((connection) -> {
-			if (!decided.compareAndSet(false, true)) {
-				return CompletableFuture.<AcquireResult>failedFuture(new RedisTimeoutException(this.timeout, null));
-			}
-			used.set(connection);
-			return this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key),
-					new byte[][] { tokenBytes, encode(request.ttl().toMillis()) })
-				.thenCompose((answer) -> (answer > 0)
-						? awaitReplicas(connection, deadline, key, tokenBytes,
-								() -> acquireResult(request, token, start, answer))
-						: CompletableFuture.completedFuture(acquireResult(request, token, start, answer)));
-		}).orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).exceptionally((ex) -> {
-			Throwable cause = unwrap(ex);
-			NativeConnection connection = used.get();
-			LockStoreException failure;
-			if (cause instanceof TimeoutException) {
-				boolean sent = !decided.compareAndSet(false, true);
-				if (sent && connection != null) {
-					connection.timedOut(start);
-				}
-				failure = new RedisTimeoutException(this.timeout, sent ? connection : null);
-			}
-			else {
-				failure = (connection != null) ? storeException(connection, start, cause) : storeException(cause);
-			}
-			return failedAcquire(failure, key, tokenBytes);
-		});
+		byte[] ttl = encode(request.ttl().toMillis());
+		if (request.withFencingToken()) {
+			return this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key), new byte[][] { tokenBytes, ttl })
+				.thenApply((answer) -> acquireResult(request, token, requested, answer));
+		}
+		return connection.commands()
+			.set(key, tokenBytes, SetArgs.Builder.nx().px(request.ttl().toMillis()))
+			.toCompletableFuture()
+			.thenCompose((ok) -> (ok != null)
+					? CompletableFuture.completedFuture(acquired(request, token, requested, 0))
+					: this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key), new byte[][] { tokenBytes, ttl })
+						.thenApply((answer) -> acquireResult(request, token, requested, answer)));
 	}
 
 	/**
 	 * WAITs until the replicas have the lock; if too few do in time, deletes it again. The
-	 * WAIT leaves a little of the remaining timeout for that delete.
+	 * WAIT leaves a little of the remaining timeout for that delete. WAIT counts the writes
+	 * of the connection it runs on, so the acquire runs on the store's own connection.
 	 */
 	private CompletableFuture<AcquireResult> awaitReplicas(NativeConnection connection, long deadline, byte[] key,
-			byte[] token, Supplier<AcquireResult> acquired) {
+			byte[] token, AcquireResult acquired) {
 		long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
 		// Redis notices a WAIT's timeout on its event loop's next tick (1/hz, 100ms by default),
 		// so the reserve for the delete covers a late tick and a round trip.
@@ -287,7 +240,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 			.toCompletableFuture()
 			.thenCompose((acknowledged) -> {
 				if (acknowledged >= this.replicasToAck) {
-					return CompletableFuture.completedFuture(acquired.get());
+					return CompletableFuture.completedFuture(acquired);
 				}
 				LockStoreException failure = new LockStoreException("Only " + acknowledged + " of the "
 						+ this.replicasToAck + " replicas lockable.redis.replicas-to-ack asks for acknowledged the lock "
@@ -307,11 +260,15 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	 */
 	private AcquireResult acquireResult(LockRequest request, String token, long requested, long answer) {
 		if (answer > 0) {
-			LockLease lease = new LockLease(request.key(), token, answer, Instant.now(), request.ttl());
-			return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
+			return acquired(request, token, requested, answer);
 		}
 		long pttl = -2 - answer;
 		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);
+	}
+
+	private AcquireResult acquired(LockRequest request, String token, long requested, long fencingToken) {
+		LockLease lease = new LockLease(request.key(), token, fencingToken, Instant.now(), request.ttl());
+		return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 	}
 
 	/**
@@ -341,12 +298,6 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 				logger.debug("Deleted a lock whose acquire answered after its timeout");
 			}
 		});
-	}
-
-	@Override
-	public ReleaseResult release(LockLease lease) {
-		Long deleted = execute(LockScript.RELEASE, encode(lease.key()), encode(lease.token()));
-		return releaseResult(deleted);
 	}
 
 	/**
@@ -380,8 +331,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	@Override
-	public CompletionStage<ReleaseResult> releaseAsync(LockLease lease) {
-		return this.<Long>executeAsync(LockScript.RELEASE, encode(lease.key()), encode(lease.token()))
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		return this.<Long>execute(LockScript.RELEASE, new byte[][] { encode(lease.key()) },
+				new byte[][] { encode(lease.token()) })
 			.thenApply(this::releaseResult);
 	}
 
@@ -411,16 +363,22 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	@Override
-	public boolean extend(LockLease lease, Duration ttl) {
-		Long extended = execute(LockScript.EXTEND, encode(lease.key()), encode(lease.token()), encodeExtension(ttl));
-		return extended(extended);
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		return this.<Long>execute(LockScript.EXTEND, new byte[][] { encode(lease.key()) },
+				new byte[][] { encode(lease.token()), encodeExtension(ttl) })
+			.thenApply(this::extended);
 	}
 
+	/**
+	 * The token issued in the acquire, or, for a lease acquired by the plain SET, one issued
+	 * now by {@link LockScript#FENCE}, only while the lease's token still holds the lock.
+	 */
 	@Override
-	public CompletionStage<Boolean> extendAsync(LockLease lease, Duration ttl) {
-		return this.<Long>executeAsync(LockScript.EXTEND, encode(lease.key()), encode(lease.token()),
-				encodeExtension(ttl))
-			.thenApply(this::extended);
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		if (lease.fencingToken() > 0) {
+			return CompletableFuture.completedFuture(lease.fencingToken());
+		}
+		return execute(LockScript.FENCE, acquireKeys(encode(lease.key())), new byte[][] { encode(lease.token()) });
 	}
 
 	private static byte[] encodeExtension(Duration ttl) {
@@ -444,43 +402,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 	}
 
 	private CompletableFuture<Boolean> lockExists(String key) {
-		NativeConnection current = this.connections.current();
-		CompletableFuture<NativeConnection> connection = (current != null) ? CompletableFuture.completedFuture(current)
-				: this.connections.opening();
-		return connection.thenCompose((open) -> open.commands().exists(encode(key)).toCompletableFuture())
-			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+		return execute(this.connections, (connection) -> connection.commands().exists(encode(key)).toCompletableFuture())
 			.thenApply((count) -> count != 0);
 	}
 
-	private <T> T execute(LockScript script, byte[] key, byte[]... args) {
-		return execute(script, new byte[][] { key }, args);
-	}
-
-	private <T> T execute(LockScript script, byte[][] keys, byte[]... args) {
-		long start = System.nanoTime();
-		long deadline = start + this.timeoutNanos;
-		NativeConnection connection = this.connections.current();
-		if (connection == null) {
-			connection = awaitConnection(deadline);
-		}
-		try {
-			try {
-				return await(connection,
-						connection.commands().evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args), start,
-						deadline);
-			}
-			catch (RedisNoScriptException ex) {
-				return await(connection,
-						connection.commands().eval(script.source(), ScriptOutputType.INTEGER, keys, args), start,
-						deadline);
-			}
-		}
-		catch (LockStoreException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			throw storeException(connection, start, ex);
-		}
+	private <T> CompletableFuture<T> execute(LockScript script, byte[][] keys, byte[][] args) {
+		return execute(this.connections, (connection) -> this.<T>send(connection, script, keys, args));
 	}
 
 	/**
@@ -499,58 +426,30 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 		}
 	}
 
-	private <T> T await(NativeConnection connection, RedisFuture<T> future, long start, long deadline) {
-		T value;
-		try {
-			value = BoundedWait.get(future, deadline);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RedisNoScriptException noScript) {
-				connection.answered();
-				throw noScript;
-			}
-			throw storeException(connection, start, ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			future.cancel(false);
-			throw storeException(connection, start, ex);
-		}
-		connection.answered();
-		return value;
-	}
-
-	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[] key, byte[]... args) {
-		return executeAsync(script, new byte[][] { key }, args);
-	}
-
-	private <T> CompletableFuture<T> executeAsync(LockScript script, byte[][] keys, byte[]... args) {
-		NativeConnection connection = this.connections.current();
-		if (connection == null) {
-			return executeWhenOpen(script, keys, args);
-		}
-		long start = System.nanoTime();
-		return this.<T>send(connection, script, keys, args)
-			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
-			.handle((value, ex) -> valueOrFailure(connection, start, value, ex));
-	}
-
 	/**
-	 * Sends the command once the connection is open, within the same timeout from now.
-	 * Whichever comes first, the open or the timeout, decides whether the command is sent:
-	 * an acquire sent after its caller gave up would hold a lock nobody releases.
+	 * Runs a command on a connection, within the store's timeout from now, opening the
+	 * connection included. Whichever comes first, the open or the timeout, decides whether
+	 * the command is sent: an acquire sent after its caller gave up would hold a lock nobody
+	 * releases.
 	 */
-	private <T> CompletableFuture<T> executeWhenOpen(LockScript script, byte[][] keys, byte[][] args) {
+	private <T> CompletableFuture<T> execute(RedisConnections connections,
+			Function<NativeConnection, CompletableFuture<T>> command) {
 		long start = System.nanoTime();
+		NativeConnection current = connections.current();
+		if (current != null) {
+			return command.apply(current)
+				.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
+				.handle((value, ex) -> valueOrFailure(current, start, value, ex));
+		}
 		AtomicBoolean decided = new AtomicBoolean();
 		AtomicReference<NativeConnection> sentOn = new AtomicReference<>();
-		return this.connections.opening()
+		return connections.opening()
 			.thenCompose((connection) -> {
 				if (!decided.compareAndSet(false, true)) {
 					return CompletableFuture.<T>failedFuture(new RedisTimeoutException(this.timeout, null));
 				}
 				sentOn.set(connection);
-				return this.<T>send(connection, script, keys, args)
-					.handle((value, ex) -> valueOrFailure(connection, start, value, ex));
+				return command.apply(connection).handle((value, ex) -> valueOrFailure(connection, start, value, ex));
 			})
 			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
 			.handle((value, ex) -> {

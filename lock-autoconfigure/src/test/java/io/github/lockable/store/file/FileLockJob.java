@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 
@@ -46,7 +47,7 @@ public final class FileLockJob {
 			Files.createFile(control.resolve("ready-" + ProcessHandle.current().pid()));
 			awaitUnlocked(control.resolve("gate"));
 		}
-		AcquireResult result = store.acquire(new LockRequest(key, ttl));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key, ttl)));
 		if (result instanceof AcquireResult.Acquired acquired) {
 			report("started");
 			if (control != null) {
@@ -55,7 +56,7 @@ public final class FileLockJob {
 			else {
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(holdMillis));
 			}
-			acquired.handle().release();
+			Stages.join(acquired.handle().release());
 		}
 		else if (result instanceof AcquireResult.Held) {
 			report("skipped");

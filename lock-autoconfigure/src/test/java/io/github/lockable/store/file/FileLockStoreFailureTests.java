@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -82,10 +83,10 @@ class FileLockStoreFailureTests {
 	void readOnlyLockDirectoryIsEACCES() throws IOException {
 		Path directory = this.temp.resolve("locks");
 		FileLockStore store = new FileLockStore(directory);
-		((AcquireResult.Acquired) store.acquire(new LockRequest("before", TTL))).handle().release();
+		Stages.join(((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest("before", TTL)))).handle().release());
 		makeReadOnly(directory);
 		assumeFalse(ROOT, "running as root, which may write to any directory: EACCES cannot happen");
-		AcquireResult result = store.acquire(new LockRequest("after", TTL));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest("after", TTL)));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("EACCES");
 	}
@@ -101,15 +102,15 @@ class FileLockStoreFailureTests {
 	void immutableLockDirectoryFailsEvenForRootButStillReportsHeldLocks() throws Exception {
 		Path directory = this.temp.resolve("locks");
 		FileLockStore store = new FileLockStore(directory);
-		LockHandle held = ((AcquireResult.Acquired) store.acquire(new LockRequest("held", TTL))).handle();
+		LockHandle held = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest("held", TTL)))).handle();
 		assumeTrue(chattr("+i", directory), "needs chattr and a file system and user that may set it immutable");
 		this.restoreMutable = directory;
 
-		assertThat(store.acquire(new LockRequest("held", TTL))).isInstanceOf(AcquireResult.Held.class);
-		AcquireResult result = store.acquire(new LockRequest("new", TTL));
+		assertThat(Stages.join(store.acquire(new LockRequest("held", TTL)))).isInstanceOf(AcquireResult.Held.class);
+		AcquireResult result = Stages.join(store.acquire(new LockRequest("new", TTL)));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo(LockStoreException.GENERIC_CODE);
-		assertThatExceptionOfType(LockStoreException.class).isThrownBy(held::release)
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> Stages.join(held.release()))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(LockStoreException.GENERIC_CODE));
 	}
 
@@ -132,15 +133,15 @@ class FileLockStoreFailureTests {
 	}
 
 	private static void assertFailsEverywhere(FileLockStore store, String code) {
-		AcquireResult result = store.acquire(new LockRequest("job", TTL));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest("job", TTL)));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo(code);
 		LockLease lease = new LockLease("job", UUID.randomUUID().toString(), 1, Instant.now(), TTL);
-		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.release(lease))
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> Stages.join(store.release(lease)))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(code));
-		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.extend(lease, TTL))
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> Stages.join(store.extend(lease, TTL)))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(code));
-		assertThat(store.acquireAsync(new LockRequest("job", TTL)).toCompletableFuture().join())
+		assertThat(store.acquire(new LockRequest("job", TTL)).toCompletableFuture().join())
 			.isInstanceOf(AcquireResult.Failed.class);
 	}
 

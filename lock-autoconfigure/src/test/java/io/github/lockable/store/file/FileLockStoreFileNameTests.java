@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
@@ -45,7 +46,7 @@ class FileLockStoreFileNameTests {
 	void keyBecomesOneFileInsideTheDirectory(String key) throws IOException {
 		Path directory = this.temp.resolve("locks");
 		FileLockStore store = new FileLockStore(directory);
-		LockHandle handle = ((AcquireResult.Acquired) store.acquire(new LockRequest(key, Duration.ofSeconds(30))))
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30)))))
 			.handle();
 		try (Stream<Path> files = Files.list(directory)) {
 			List<Path> lockFiles = files
@@ -62,8 +63,8 @@ class FileLockStoreFileNameTests {
 			assertThat(outside).containsExactly(directory);
 		}
 		assertThat(LockFileFixtures.json(directory, key).get("job").asText()).isEqualTo(key);
-		assertThat(store.acquire(new LockRequest(key, Duration.ofSeconds(30)))).isInstanceOf(AcquireResult.Held.class);
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30))))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test

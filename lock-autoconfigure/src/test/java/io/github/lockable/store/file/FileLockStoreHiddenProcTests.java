@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.Stages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -82,8 +83,8 @@ class FileLockStoreHiddenProcTests {
 	}
 
 	private AcquireResult acquire() {
-		return new FileLockStore(this.locks, null, new FileStoreOptions(Clock.systemUTC(), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, this.proc))
-			.acquire(new LockRequest("job", TTL));
+		return Stages.join(new FileLockStore(this.locks, null, new FileStoreOptions(Clock.systemUTC(), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, this.proc))
+			.acquire(new LockRequest("job", TTL)));
 	}
 
 	private void mountOptions(String superOptions) throws IOException {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
@@ -95,18 +96,18 @@ class FileLockStoreLockFileTests {
 	void unreadableLockFileIsHeldForOneTtlFromItsLastChangeThenReclaimed(String content) throws IOException {
 		LockFileFixtures.write(this.directory, "unreadable", content);
 		FileLockStore store = new FileLockStore(this.directory);
-		AcquireResult first = store.acquire(new LockRequest("unreadable", TTL));
+		AcquireResult first = Stages.join(store.acquire(new LockRequest("unreadable", TTL)));
 		assertThat(first).isInstanceOf(AcquireResult.Held.class);
 		assertThat(((AcquireResult.Held) first).remainingTtl()).isBetween(TTL.minusSeconds(10), TTL);
 		assertThat(((AcquireResult.Held) first).age()).isBetween(Duration.ZERO, Duration.ofSeconds(10));
 		LockLease guess = new LockLease("unreadable", UUID.randomUUID().toString(), 1, Instant.now(), TTL);
-		assertThat(store.release(guess)).isEqualTo(ReleaseResult.NOT_OWNER);
-		assertThat(store.extend(guess, TTL)).isFalse();
+		assertThat(Stages.join(store.release(guess))).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(store.extend(guess, TTL))).isFalse();
 		assertThat(LockFileFixtures.content(this.directory, "unreadable")).isEqualTo(content);
 
 		FileLockStore later = new FileLockStore(this.directory, null,
 				new FileStoreOptions(Clock.offset(Clock.systemUTC(), TTL.plusSeconds(1)), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
-		AcquireResult reclaimed = later.acquire(new LockRequest("unreadable", TTL));
+		AcquireResult reclaimed = Stages.join(later.acquire(new LockRequest("unreadable", TTL)));
 		assertThat(reclaimed).isInstanceOf(AcquireResult.Acquired.class);
 		assertThat(LockFileFixtures.json(this.directory, "unreadable").get("token").asText())
 			.isEqualTo(((AcquireResult.Acquired) reclaimed).handle().lease().token());
@@ -116,7 +117,7 @@ class FileLockStoreLockFileTests {
 	void lockFileTooLargeToBeOursIsUnreadable() throws IOException {
 		LockFileFixtures.write(this.directory, "huge", " ".repeat(2 << 20));
 		FileLockStore store = new FileLockStore(this.directory);
-		assertThat(store.acquire(new LockRequest("huge", TTL))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(store.acquire(new LockRequest("huge", TTL)))).isInstanceOf(AcquireResult.Held.class);
 		assertThat(Files.size(LockFileFixtures.lockFile(this.directory, "huge"))).isEqualTo(2 << 20);
 	}
 

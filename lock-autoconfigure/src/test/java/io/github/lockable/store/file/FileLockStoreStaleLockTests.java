@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
@@ -52,14 +53,14 @@ class FileLockStoreStaleLockTests {
 		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(clock, true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
 		LockHandle first = acquired(store, "expiry", Duration.ofSeconds(10));
 		clock.advance(Duration.ofMillis(9_999));
-		assertThat(store.acquire(new LockRequest("expiry", TTL))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(store.acquire(new LockRequest("expiry", TTL)))).isInstanceOf(AcquireResult.Held.class);
 		clock.advance(Duration.ofMillis(1));
 		LockHandle second = acquired(store, "expiry", TTL);
-		assertThat(first.extend(TTL)).isFalse();
-		assertThat(first.release()).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(first.extend(TTL))).isFalse();
+		assertThat(Stages.join(first.release())).isEqualTo(ReleaseResult.NOT_OWNER);
 		assertThat(LockFileFixtures.json(this.directory, "expiry").get("token").asText())
 			.isEqualTo(second.lease().token());
-		assertThat(second.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(second.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -69,7 +70,7 @@ class FileLockStoreStaleLockTests {
 		LockFileFixtures.write(this.directory, LockFileFixtures.metadata("dead", exited, Instant.now(), TTL));
 		FileLockStore store = new FileLockStore(this.directory);
 		LockHandle handle = acquired(store, "dead", TTL);
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -78,7 +79,7 @@ class FileLockStoreStaleLockTests {
 		LockFileFixtures.write(this.directory, LockFileFixtures.metadata("dead", exitedProcess(), Instant.now(), TTL));
 		FileLockStore store = new FileLockStore(this.directory, null,
 				new FileStoreOptions(Clock.systemUTC(), false, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
-		assertThat(store.acquire(new LockRequest("dead", TTL))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(store.acquire(new LockRequest("dead", TTL)))).isInstanceOf(AcquireResult.Held.class);
 	}
 
 	@Test
@@ -99,7 +100,7 @@ class FileLockStoreStaleLockTests {
 		try {
 			ProcessIdentity live = identityOf(sleeper.pid());
 			LockFileFixtures.write(this.directory, LockFileFixtures.metadata("live", live, Instant.now(), TTL));
-			assertThat(new FileLockStore(this.directory).acquire(new LockRequest("live", TTL)))
+			assertThat(Stages.join(new FileLockStore(this.directory).acquire(new LockRequest("live", TTL))))
 				.isInstanceOf(AcquireResult.Held.class);
 		}
 		finally {
@@ -122,7 +123,7 @@ class FileLockStoreStaleLockTests {
 		FileLockStore store = new FileLockStore(this.directory);
 		for (ProcessIdentity holder : doubtful) {
 			LockFileFixtures.write(this.directory, LockFileFixtures.metadata("doubt", holder, Instant.now(), TTL));
-			assertThat(store.acquire(new LockRequest("doubt", TTL))).as("%s", holder)
+			assertThat(Stages.join(store.acquire(new LockRequest("doubt", TTL)))).as("%s", holder)
 				.isInstanceOf(AcquireResult.Held.class);
 		}
 	}
@@ -159,7 +160,7 @@ class FileLockStoreStaleLockTests {
 			for (FileLockStore store : stores) {
 				results.add(this.pool.submit(() -> {
 					barrier.await(10, TimeUnit.SECONDS);
-					return store.acquire(new LockRequest(key, TTL));
+					return Stages.join(store.acquire(new LockRequest(key, TTL)));
 				}));
 			}
 			List<AcquireResult> answers = new ArrayList<>();
@@ -176,7 +177,7 @@ class FileLockStoreStaleLockTests {
 	}
 
 	private static LockHandle acquired(FileLockStore store, String key, Duration ttl) {
-		AcquireResult result = store.acquire(new LockRequest(key, ttl));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key, ttl)));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return ((AcquireResult.Acquired) result).handle();
 	}

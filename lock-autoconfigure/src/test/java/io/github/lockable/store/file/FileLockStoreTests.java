@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -97,16 +98,16 @@ class FileLockStoreTests extends LockStoreContractTests {
 		assertThat(Instant.parse(lock.get("expiresAt").asText())).isEqualTo(startedAt.plus(LONG_TTL));
 		assertThat(lock.get("version").asText()).isEqualTo("1.4.2");
 		assertThat(lock.get("token").asText()).isEqualTo(handle.lease().token());
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 	@Test
 	void lockFileOfAStoreWithoutVersionSaysNull() {
 		FileLockStore unversioned = new FileLockStore(this.directory);
-		LockHandle handle = ((AcquireResult.Acquired) unversioned.acquire(new LockRequest(key("v"), LONG_TTL)))
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(unversioned.acquire(new LockRequest(key("v"), LONG_TTL))))
 			.handle();
 		assertThat(LockFileFixtures.json(this.directory, key("v")).get("version").isNull()).isTrue();
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 	@Test
@@ -122,16 +123,16 @@ class FileLockStoreTests extends LockStoreContractTests {
 		catch (IOException ex) {
 			throw new AssertionError(ex);
 		}
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 	@Test
 	void heldLockReportsItsRemainingTtlAndAge() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-07-27T23:00:00Z"));
 		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(clock, true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
-		store.acquire(new LockRequest(key("timed"), Duration.ofSeconds(10)));
+		Stages.join(store.acquire(new LockRequest(key("timed"), Duration.ofSeconds(10))));
 		clock.advance(Duration.ofMillis(3250));
-		AcquireResult.Held held = (AcquireResult.Held) store.acquire(new LockRequest(key("timed"), LONG_TTL));
+		AcquireResult.Held held = (AcquireResult.Held) Stages.join(store.acquire(new LockRequest(key("timed"), LONG_TTL)));
 		assertThat(held.remainingTtl()).isEqualTo(Duration.ofMillis(6750));
 		assertThat(held.age()).isEqualTo(Duration.ofMillis(3250));
 	}
@@ -140,15 +141,15 @@ class FileLockStoreTests extends LockStoreContractTests {
 	void extendMovesTheExpiryInTheFileButNotTheStart() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-07-27T23:00:00Z"));
 		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(clock, true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
-		LockHandle handle = ((AcquireResult.Acquired) store
-			.acquire(new LockRequest(key("ext"), Duration.ofSeconds(10)))).handle();
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store
+			.acquire(new LockRequest(key("ext"), Duration.ofSeconds(10))))).handle();
 		clock.advance(Duration.ofSeconds(4));
-		assertThat(handle.extend(Duration.ofSeconds(20))).isTrue();
+		assertThat(Stages.join(handle.extend(Duration.ofSeconds(20)))).isTrue();
 		JsonNode lock = LockFileFixtures.json(this.directory, key("ext"));
 		assertThat(lock.get("startedAt").asText()).isEqualTo("2026-07-27T23:00:00Z");
 		assertThat(lock.get("expiresAt").asText()).isEqualTo("2026-07-27T23:00:24Z");
 		assertThat(lock.get("token").asText()).isEqualTo(handle.lease().token());
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -157,26 +158,26 @@ class FileLockStoreTests extends LockStoreContractTests {
 				"the file system has no POSIX permissions");
 		Path nested = this.temp.resolve("a/b/locks");
 		FileLockStore store = new FileLockStore(nested);
-		LockHandle handle = ((AcquireResult.Acquired) store.acquire(new LockRequest("perm", LONG_TTL))).handle();
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest("perm", LONG_TTL)))).handle();
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested))).isEqualTo("rwx------");
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve("perm.lock"))))
 			.isEqualTo("rw-------");
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve(LockGuard.FILE_NAME))))
 			.isEqualTo("rw-------");
-		handle.extend(LONG_TTL);
+		Stages.join(handle.extend(LONG_TTL));
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve("perm.lock"))))
 			.as("after the atomic replace of extend")
 			.isEqualTo("rw-------");
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 	@Test
 	void releaseLeavesOnlyTheGuardAndFencingCounterFiles() throws IOException {
 		for (int i = 0; i < 20; i++) {
 			LockHandle handle = acquired(key("clean-" + i), LONG_TTL).handle();
-			handle.extend(LONG_TTL);
+			Stages.join(handle.extend(LONG_TTL));
 			held(key("clean-" + i), LONG_TTL);
-			handle.release();
+			Stages.join(handle.release());
 		}
 		try (Stream<Path> files = Files.list(this.directory)) {
 			assertThat(files).map((file) -> file.getFileName().toString())
@@ -196,7 +197,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 		}
 		FileLockStore other = new FileLockStore(this.directory);
 		try {
-			LockHandle third = ((AcquireResult.Acquired) other.acquire(new LockRequest(key("fence-c"), LONG_TTL)))
+			LockHandle third = ((AcquireResult.Acquired) Stages.join(other.acquire(new LockRequest(key("fence-c"), LONG_TTL))))
 				.handle();
 			assertThat(third.lease().fencingToken()).isGreaterThan(second);
 		}
@@ -207,9 +208,9 @@ class FileLockStoreTests extends LockStoreContractTests {
 
 	@Test
 	void damagedFencingCounterFailsTheAcquireRatherThanStartAgain() throws IOException {
-		acquired(key("fence-first"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("fence-first"), LONG_TTL).handle().release());
 		Files.writeString(this.directory.resolve(FencingCounter.FILE_NAME), "not a number");
-		AcquireResult result = this.store.acquire(new LockRequest(key("fence-damaged"), LONG_TTL));
+		AcquireResult result = Stages.join(this.store.acquire(new LockRequest(key("fence-damaged"), LONG_TTL)));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("is not a number");
 		assertThat(LockFileFixtures.lockFile(this.directory, key("fence-damaged"))).doesNotExist();
@@ -228,7 +229,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 					String name = "first-use-" + i;
 					results.add(pool.submit(() -> {
 						barrier.await(10, TimeUnit.SECONDS);
-						return new FileLockStore(fresh).acquire(new LockRequest(name, LONG_TTL));
+						return Stages.join(new FileLockStore(fresh).acquire(new LockRequest(name, LONG_TTL)));
 					}));
 				}
 				for (Future<AcquireResult> result : results) {
@@ -243,7 +244,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 
 	@Test
 	void directoryDeletedWhileInUseIsCreatedAgain() throws IOException {
-		acquired(key("gone"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("gone"), LONG_TTL).handle().release());
 		try (Stream<Path> files = Files.list(this.directory)) {
 			for (Path file : files.toList()) {
 				Files.delete(file);
@@ -253,57 +254,57 @@ class FileLockStoreTests extends LockStoreContractTests {
 		LockHandle handle = acquired(key("gone"), LONG_TTL).handle();
 		held(key("gone"), LONG_TTL);
 		assertThat(Files.exists(this.directory.resolve(LockGuard.FILE_NAME))).isTrue();
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void guardFileReplacedBehindTheStoresBackIsOpenedAgain() throws IOException {
-		acquired(key("guard"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("guard"), LONG_TTL).handle().release());
 		Files.delete(this.directory.resolve(LockGuard.FILE_NAME));
 		Files.createFile(this.directory.resolve(LockGuard.FILE_NAME));
 		LockHandle handle = acquired(key("guard"), LONG_TTL).handle();
 		held(key("guard"), LONG_TTL);
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void worksWithoutHardLinks() {
 		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(Clock.systemUTC(), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, false, Path.of("/proc")));
-		LockHandle handle = ((AcquireResult.Acquired) store.acquire(new LockRequest(key("nolink"), LONG_TTL)))
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key("nolink"), LONG_TTL))))
 			.handle();
 		assertThat(LockFileFixtures.json(this.directory, key("nolink")).get("token").asText())
 			.isEqualTo(handle.lease().token());
-		assertThat(store.acquire(new LockRequest(key("nolink"), LONG_TTL))).isInstanceOf(AcquireResult.Held.class);
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(store.acquire(new LockRequest(key("nolink"), LONG_TTL)))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 		LockFileFixtures.write(this.directory, LockFileFixtures.expired(key("nolink")));
-		assertThat(store.acquire(new LockRequest(key("nolink"), LONG_TTL))).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(Stages.join(store.acquire(new LockRequest(key("nolink"), LONG_TTL)))).isInstanceOf(AcquireResult.Acquired.class);
 	}
 
 	@Test
 	void guardHeldTooLongIsATimeoutFailureNeverHeld() throws IOException {
 		FileLockStore store = new FileLockStore(this.directory, null,
 				new FileStoreOptions(Clock.systemUTC(), true, Duration.ofMillis(200), true, Path.of("/proc")));
-		LockHandle handle = ((AcquireResult.Acquired) store.acquire(new LockRequest(key("stuck"), LONG_TTL))).handle();
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key("stuck"), LONG_TTL)))).handle();
 		// Inside one JVM the whole-file lock makes the store's byte lock overlap; from another
 		// process it would be a stopped holder of the guard. Either way the guard is taken.
 		try (FileChannel channel = FileChannel.open(this.directory.resolve(LockGuard.FILE_NAME),
 				StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
-			AcquireResult result = store.acquire(new LockRequest(key("stuck"), LONG_TTL));
+			AcquireResult result = Stages.join(store.acquire(new LockRequest(key("stuck"), LONG_TTL)));
 			assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 			assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("TIMEOUT");
-			assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> store.release(handle.lease()))
+			assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> Stages.join(store.release(handle.lease())))
 				.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo("TIMEOUT"));
 		}
-		assertThat(store.release(handle.lease())).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(store.release(handle.lease()))).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void releaseOfALeaseForAnotherKeyFileDeletesNothing() {
 		LockHandle handle = acquired(key("mine"), LONG_TTL).handle();
 		LockLease other = new LockLease(key("other"), handle.lease().token(), 1, Instant.now(), LONG_TTL);
-		assertThat(this.store.release(other)).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(this.store.release(other))).isEqualTo(ReleaseResult.NOT_OWNER);
 		held(key("mine"), LONG_TTL);
-		handle.release();
+		Stages.join(handle.release());
 	}
 
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 
@@ -81,7 +82,7 @@ class FileLockStoreUnsafeDirectoryTests {
 	void ownDirectoryThroughOwnLinksIsAccepted() throws IOException {
 		Path link = Files.createSymbolicLink(this.temp.resolve("link"), Path.of("real"));
 		FileLockStore store = new FileLockStore(link.resolve("locks"));
-		assertThat(store.acquire(new LockRequest("job", Duration.ofSeconds(30))))
+		assertThat(Stages.join(store.acquire(new LockRequest("job", Duration.ofSeconds(30)))))
 			.isInstanceOf(AcquireResult.Acquired.class);
 		assertThat(this.real.resolve("locks/job.lock")).exists();
 	}
@@ -92,7 +93,7 @@ class FileLockStoreUnsafeDirectoryTests {
 		FileLockStore store = new FileLockStore(locks);
 		Files.createDirectory(locks, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 		Files.setPosixFilePermissions(locks, PosixFilePermissions.fromString("rwxrwxrwx"));
-		AcquireResult result = store.acquire(new LockRequest("job", Duration.ofSeconds(30)));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest("job", Duration.ofSeconds(30))));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause().getCode()).isEqualTo("UNSAFE_DIRECTORY");
 		assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining(locks + " is writable");

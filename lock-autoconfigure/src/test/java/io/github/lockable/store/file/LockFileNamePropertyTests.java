@@ -20,6 +20,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
@@ -99,7 +100,7 @@ class LockFileNamePropertyTests {
 	/** Fewer tries: each creates and deletes real files, about 20ms on a loaded machine. */
 	@Property(tries = 500)
 	void acceptedKeyIsLockedInOneFileInsideTheDirectory(@ForAll("acceptedKeys") String key) throws IOException {
-		AcquireResult result = store.acquire(new LockRequest(key, Duration.ofSeconds(30)));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30))));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		LockHandle handle = ((AcquireResult.Acquired) result).handle();
 		try (Stream<Path> files = Files.list(directory)) {
@@ -111,7 +112,7 @@ class LockFileNamePropertyTests {
 		try (Stream<Path> outside = Files.list(root)) {
 			assertThat(outside).containsExactly(directory);
 		}
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -31,14 +32,14 @@ class MemoryLockStoreTests extends LockStoreContractTests {
 		AtomicLong nanos = new AtomicLong(Long.MAX_VALUE - 1_000_000_000L);
 		MemoryLockStore store = new MemoryLockStore(nanos::get);
 		LockRequest request = new LockRequest("clock", Duration.ofMillis(500));
-		assertThat(store.acquire(request)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(Stages.join(store.acquire(request))).isInstanceOf(AcquireResult.Acquired.class);
 		nanos.addAndGet(Duration.ofMillis(200).toNanos());
-		AcquireResult.Held held = (AcquireResult.Held) store.acquire(request);
+		AcquireResult.Held held = (AcquireResult.Held) Stages.join(store.acquire(request));
 		assertThat(held.remainingTtl()).isEqualTo(Duration.ofMillis(300));
 		assertThat(held.age()).isEqualTo(Duration.ofMillis(200));
 		// past Long.MAX_VALUE: the clock wraps, the comparison must not
 		nanos.addAndGet(Duration.ofMillis(300).toNanos());
-		assertThat(store.acquire(request)).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(Stages.join(store.acquire(request))).isInstanceOf(AcquireResult.Acquired.class);
 	}
 
 	@Test
@@ -46,7 +47,7 @@ class MemoryLockStoreTests extends LockStoreContractTests {
 		AtomicLong nanos = new AtomicLong();
 		MemoryLockStore store = new MemoryLockStore(nanos::get);
 		for (int i = 0; i < 100; i++) {
-			store.acquire(new LockRequest("forgotten-" + i, Duration.ofMillis(10)));
+			Stages.join(store.acquire(new LockRequest("forgotten-" + i, Duration.ofMillis(10))));
 		}
 		assertThat(store.size()).isEqualTo(100);
 		nanos.addAndGet(Duration.ofMillis(10).toNanos());
@@ -58,12 +59,12 @@ class MemoryLockStoreTests extends LockStoreContractTests {
 	void sweepKeepsLiveLocks() {
 		AtomicLong nanos = new AtomicLong();
 		MemoryLockStore store = new MemoryLockStore(nanos::get);
-		store.acquire(new LockRequest("short", Duration.ofMillis(10)));
-		store.acquire(new LockRequest("long", Duration.ofSeconds(10)));
+		Stages.join(store.acquire(new LockRequest("short", Duration.ofMillis(10))));
+		Stages.join(store.acquire(new LockRequest("long", Duration.ofSeconds(10))));
 		nanos.addAndGet(Duration.ofMillis(20).toNanos());
 		store.sweep(nanos.get());
 		assertThat(store.size()).isEqualTo(1);
-		assertThat(store.acquire(new LockRequest("long", Duration.ofSeconds(1))))
+		assertThat(Stages.join(store.acquire(new LockRequest("long", Duration.ofSeconds(1)))))
 			.isInstanceOf(AcquireResult.Held.class);
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.test.redis.RedisClusterTestServer;
@@ -52,10 +53,10 @@ class RedisClusterLockStoreTests extends TopologyLockStoreTests {
 				.get(this.cluster.ports().indexOf(this.cluster.masterPortOf(key)));
 			assertThat(master.get(key)).isEqualTo(handle.lease().token());
 			assertThat(master.get(counter(key))).isEqualTo(Long.toString(handle.lease().fencingToken()));
-			assertThat(handle.extend(LONG_TTL.plusSeconds(10))).isTrue();
+			assertThat(Stages.join(handle.extend(LONG_TTL.plusSeconds(10)))).isTrue();
 			assertThat(master.pttl(key)).isGreaterThan(LONG_TTL.toMillis());
 			CompletableFuture<Void> waiter = store().awaitRelease(key, LONG_TTL).toCompletableFuture();
-			assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 			// Far below the maximum wait: only the sharded publish can have woken it.
 			waiter.get(5, TimeUnit.SECONDS);
 			assertThat(master.exists(key)).isZero();

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -82,7 +83,7 @@ class RedisClusterReshardTests {
 				clients.add(CompletableFuture.runAsync(() -> {
 					while (!stop.get()) {
 						int k = ThreadLocalRandom.current().nextInt(keys.size());
-						AcquireResult result = store.acquire(new LockRequest(keys.get(k), TTL));
+						AcquireResult result = Stages.join(store.acquire(new LockRequest(keys.get(k), TTL, true)));
 						if (result instanceof AcquireResult.Acquired lock) {
 							if (inside.incrementAndGet(k) > 1) {
 								doubled.incrementAndGet();
@@ -97,7 +98,7 @@ class RedisClusterReshardTests {
 							}
 							Thread.yield();
 							inside.decrementAndGet(k);
-							if (lock.handle().release() != ReleaseResult.RELEASED) {
+							if (Stages.join(lock.handle().release()) != ReleaseResult.RELEASED) {
 								lost.incrementAndGet();
 							}
 						}

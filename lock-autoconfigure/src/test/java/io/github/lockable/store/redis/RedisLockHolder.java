@@ -3,6 +3,7 @@ package io.github.lockable.store.redis;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 
@@ -29,7 +30,7 @@ public final class RedisLockHolder {
 		factory.afterPropertiesSet();
 		factory.start();
 		RedisLockStore store = new RedisLockStore(factory, Duration.ofSeconds(10));
-		AcquireResult result = store.acquire(new LockRequest(args[2], Duration.ofMillis(Long.parseLong(args[3]))));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(args[2], Duration.ofMillis(Long.parseLong(args[3])), true)));
 		if (!(result instanceof AcquireResult.Acquired acquired)) {
 			System.out.println("not acquired: " + result);
 			System.exit(1);

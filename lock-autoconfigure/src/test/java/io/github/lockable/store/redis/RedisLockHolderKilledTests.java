@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.test.redis.RedisExtension;
@@ -78,7 +79,7 @@ class RedisLockHolderKilledTests {
 			List<Long> refusedAt = new ArrayList<>();
 			AcquireResult[] acquired = new AcquireResult[1];
 			await().atMost(TTL.plusSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> {
-				AcquireResult result = store.acquire(new LockRequest(KEY, TTL));
+				AcquireResult result = Stages.join(store.acquire(new LockRequest(KEY, TTL, true)));
 				if (result instanceof AcquireResult.Held) {
 					refusedAt.add(System.nanoTime());
 					return false;
@@ -94,7 +95,7 @@ class RedisLockHolderKilledTests {
 			assertThat(Duration.ofNanos(acquiredAt - expiresAtLatest)).isLessThan(Duration.ofSeconds(1));
 			AcquireResult.Acquired next = (AcquireResult.Acquired) acquired[0];
 			assertThat(next.handle().lease().fencingToken()).isGreaterThan(holderToken);
-			next.handle().release();
+			Stages.join(next.handle().release());
 		}
 		finally {
 			factory.destroy();

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -46,11 +47,11 @@ class RedisLockStoreLifecycleTests {
 			// Opens the pub/sub connection before the stop.
 			assertThat(store.awaitRelease(key, Duration.ofMillis(50)).toCompletableFuture().join()).isNull();
 			stopStartAndLock(context.getSourceApplicationContext(), store);
-			AcquireResult held = store.acquire(new LockRequest(key, TTL));
+			AcquireResult held = Stages.join(store.acquire(new LockRequest(key, TTL)));
 			assertThat(held).isInstanceOf(AcquireResult.Acquired.class);
 			long start = System.nanoTime();
 			var woken = store.awaitRelease(key, Duration.ofSeconds(20)).toCompletableFuture();
-			assertThat(((AcquireResult.Acquired) held).handle().release()).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(Stages.join(((AcquireResult.Acquired) held).handle().release())).isEqualTo(ReleaseResult.RELEASED);
 			woken.join();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("woken by the release, not the maximum wait")
 				.isLessThan(Duration.ofSeconds(10));
@@ -74,14 +75,14 @@ class RedisLockStoreLifecycleTests {
 	}
 
 	private static boolean lockAndUnlock(LockStore store, String key) {
-		AcquireResult result = store.acquire(new LockRequest(key, TTL));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key, TTL)));
 		if (!(result instanceof AcquireResult.Acquired acquired)) {
 			if (result instanceof AcquireResult.Failed failed) {
 				throw new AssertionError("The store failed: " + failed.cause().getMessage(), failed.cause());
 			}
 			return false;
 		}
-		return acquired.handle().release() == ReleaseResult.RELEASED;
+		return Stages.join(acquired.handle().release()) == ReleaseResult.RELEASED;
 	}
 
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.ReleaseResult;
@@ -74,7 +75,7 @@ class RedisLockStoreOwnConnectionTests {
 		// Every call times out; one after the silence limit drops the store's connection.
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(200))
-			.until(() -> this.store.acquire(new LockRequest("lock:own:frozen", TTL)) instanceof AcquireResult.Failed
+			.until(() -> Stages.join(this.store.acquire(new LockRequest("lock:own:frozen", TTL))) instanceof AcquireResult.Failed
 					&& output.getOut().contains("The Redis connection answered nothing for"));
 		this.redis.thaw();
 
@@ -95,8 +96,8 @@ class RedisLockStoreOwnConnectionTests {
 	}
 
 	private boolean acquiredAndReleased(String key) {
-		return this.store.acquire(new LockRequest(key, TTL)) instanceof AcquireResult.Acquired acquired
-				&& acquired.handle().release() == ReleaseResult.RELEASED;
+		return Stages.join(this.store.acquire(new LockRequest(key, TTL))) instanceof AcquireResult.Acquired acquired
+				&& Stages.join(acquired.handle().release()) == ReleaseResult.RELEASED;
 	}
 
 }

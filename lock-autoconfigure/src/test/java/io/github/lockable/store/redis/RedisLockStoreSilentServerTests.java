@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.ReleaseResult;
@@ -80,7 +81,7 @@ class RedisLockStoreSilentServerTests {
 				results.add(callers.submit(() -> {
 					together.await();
 					long start = System.nanoTime();
-					AcquireResult result = this.store.acquire(request);
+					AcquireResult result = Stages.join(this.store.acquire(request));
 					return new TimedResult(result, Duration.ofNanos(System.nanoTime() - start));
 				}));
 			}
@@ -97,7 +98,7 @@ class RedisLockStoreSilentServerTests {
 		// The open goes on after its callers gave up, and a later caller waits for that one.
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.silent.connectionsAccepted() > 0);
 		long start = System.nanoTime();
-		assertTimedOut(this.store.acquire(new LockRequest("lock:silent:later", TTL)));
+		assertTimedOut(Stages.join(this.store.acquire(new LockRequest("lock:silent:later", TTL))));
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BOUND);
 		assertThat(this.silent.connectionsAccepted()).isOne();
 	}
@@ -105,7 +106,7 @@ class RedisLockStoreSilentServerTests {
 	@Test
 	void asyncAcquireReturnsAtOnceAndTimesOut() throws Exception {
 		long start = System.nanoTime();
-		CompletableFuture<AcquireResult> stage = this.store.acquireAsync(new LockRequest("lock:silent:async", TTL))
+		CompletableFuture<AcquireResult> stage = this.store.acquire(new LockRequest("lock:silent:async", TTL))
 			.toCompletableFuture();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT);
 
@@ -123,7 +124,7 @@ class RedisLockStoreSilentServerTests {
 		assertThat(this.store.isRunning()).isTrue();
 		await().atMost(BOUND).until(() -> this.silent.connectionsAccepted() == 1);
 		// A first acquire shares that attempt instead of opening another connection.
-		assertTimedOut(this.store.acquire(new LockRequest("lock:silent:started", TTL)));
+		assertTimedOut(Stages.join(this.store.acquire(new LockRequest("lock:silent:started", TTL))));
 		assertThat(this.silent.connectionsAccepted()).isOne();
 	}
 
@@ -133,14 +134,14 @@ class RedisLockStoreSilentServerTests {
 		redis.stop();
 		LettuceConnectionFactory refused = factory(redis.host(), redis.port());
 		try (RedisLockStore store = new RedisLockStore(refused, TIMEOUT)) {
-			AcquireResult down = store.acquire(new LockRequest("lock:silent:restart", TTL));
+			AcquireResult down = Stages.join(store.acquire(new LockRequest("lock:silent:restart", TTL)));
 			assertThat(down).isInstanceOf(AcquireResult.Failed.class);
 			assertThat(((AcquireResult.Failed) down).cause().getCode()).isEqualTo("UNREACHABLE");
 
 			redis.start();
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> store.acquire(new LockRequest("lock:silent:restart", TTL)) instanceof AcquireResult.Acquired up
-						&& up.handle().release() == ReleaseResult.RELEASED);
+				.until(() -> Stages.join(store.acquire(new LockRequest("lock:silent:restart", TTL))) instanceof AcquireResult.Acquired up
+						&& Stages.join(up.handle().release()) == ReleaseResult.RELEASED);
 		}
 		finally {
 			refused.destroy();

@@ -2,6 +2,8 @@ package io.github.lockable.store.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
@@ -82,7 +85,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 		LockHandle handle = acquired(key("inspect"), Duration.ofSeconds(20)).handle();
 		assertThat(redis.commands().get(key("inspect"))).isEqualTo(handle.lease().token());
 		assertThat(redis.commands().pttl(key("inspect"))).isBetween(1L, 20_000L);
-		handle.release();
+		Stages.join(handle.release());
 		assertThat(redis.commands().exists(key("inspect"))).isZero();
 	}
 
@@ -96,7 +99,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 
 	@Test
 	void recoversFromNoscriptAfterScriptFlush() {
-		acquired(key("noscript-warmup"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("noscript-warmup"), LONG_TTL).handle().release());
 		assertThat(redis.commands().scriptExists(LockScript.ACQUIRE.sha1(), LockScript.RELEASE.sha1()))
 			.containsExactly(true, true);
 		redis.commands().scriptFlush();
@@ -104,15 +107,15 @@ class RedisLockStoreTests extends LockStoreContractTests {
 
 		LockHandle handle = acquired(key("noscript"), LONG_TTL).handle();
 		redis.commands().scriptFlush();
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 		redis.commands().scriptFlush();
 		LockHandle again = acquired(key("noscript"), LONG_TTL).handle();
 		redis.commands().scriptFlush();
-		assertThat(again.extend(LONG_TTL)).isTrue();
+		assertThat(Stages.join(again.extend(LONG_TTL))).isTrue();
 		redis.commands().scriptFlush();
-		assertThat(again.releaseAsync().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(again.release().toCompletableFuture().join()).isEqualTo(ReleaseResult.RELEASED);
 		redis.commands().scriptFlush();
-		assertThat(store.acquireAsync(new LockRequest(key("noscript"), LONG_TTL)).toCompletableFuture().join())
+		assertThat(store.acquire(new LockRequest(key("noscript"), LONG_TTL, true)).toCompletableFuture().join())
 			.isInstanceOf(AcquireResult.Acquired.class);
 		assertThat(redis.commands().scriptExists(LockScript.ACQUIRE.sha1())).containsExactly(true);
 	}
@@ -126,11 +129,11 @@ class RedisLockStoreTests extends LockStoreContractTests {
 		factory.start();
 		try (RedisLockStore unreachable = new RedisLockStore(factory, TIMEOUT)) {
 			long start = System.nanoTime();
-			AcquireResult result = unreachable.acquire(new LockRequest(key("nowhere"), LONG_TTL));
+			AcquireResult result = Stages.join(unreachable.acquire(new LockRequest(key("nowhere"), LONG_TTL)));
 			assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 			assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("Cannot connect to Redis");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plus(SLACK));
-			assertThat(unreachable.acquireAsync(new LockRequest(key("nowhere"), LONG_TTL)).toCompletableFuture().join())
+			assertThat(unreachable.acquire(new LockRequest(key("nowhere"), LONG_TTL)).toCompletableFuture().join())
 				.isInstanceOf(AcquireResult.Failed.class);
 		}
 		finally {
@@ -141,24 +144,24 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	@Test
 	void pausedServerIsAStoreFailureWithinTheTimeout() {
 		try (RedisLockStore impatient = new RedisLockStore(connectionFactory, TIMEOUT)) {
-			LockHandle held = ((AcquireResult.Acquired) impatient.acquire(new LockRequest(key("paused"), LONG_TTL)))
+			LockHandle held = ((AcquireResult.Acquired) Stages.join(impatient.acquire(new LockRequest(key("paused"), LONG_TTL))))
 				.handle();
 			redis.pause(Duration.ofSeconds(3));
 
 			long start = System.nanoTime();
-			AcquireResult result = impatient.acquire(new LockRequest(key("paused-other"), LONG_TTL));
+			AcquireResult result = Stages.join(impatient.acquire(new LockRequest(key("paused-other"), LONG_TTL)));
 			Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 			assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 			assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("did not answer within 500ms");
 			assertThat(elapsed).isGreaterThanOrEqualTo(TIMEOUT.minusMillis(50)).isLessThan(TIMEOUT.plus(SLACK));
 
 			start = System.nanoTime();
-			assertThatExceptionOfType(LockStoreException.class).isThrownBy(held::release)
+			assertThatExceptionOfType(LockStoreException.class).isThrownBy(() -> Stages.join(held.release()))
 				.withMessageContaining("did not answer");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plus(SLACK));
 
 			start = System.nanoTime();
-			AcquireResult async = impatient.acquireAsync(new LockRequest(key("paused-async"), LONG_TTL))
+			AcquireResult async = impatient.acquire(new LockRequest(key("paused-async"), LONG_TTL))
 				.toCompletableFuture()
 				.join();
 			assertThat(async).isInstanceOf(AcquireResult.Failed.class);
@@ -177,18 +180,18 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	@Test
 	void recoversAfterTheServerRestarts() {
 		assumeThat(redis.supportsRestart()).as("the harness owns the server").isTrue();
-		acquired(key("restart-warmup"), LONG_TTL).handle().release();
+		Stages.join(acquired(key("restart-warmup"), LONG_TTL).handle().release());
 		redis.stop();
 		try (RedisLockStore impatient = new RedisLockStore(connectionFactory, TIMEOUT)) {
-			AcquireResult down = impatient.acquire(new LockRequest(key("restart"), LONG_TTL));
+			AcquireResult down = Stages.join(impatient.acquire(new LockRequest(key("restart"), LONG_TTL)));
 			assertThat(down).isInstanceOf(AcquireResult.Failed.class);
 		}
 		redis.start();
 		// A restarted server has an empty script cache: the first call goes through NOSCRIPT.
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(100))
-			.until(() -> store.acquire(new LockRequest(key("restart"), LONG_TTL)) instanceof AcquireResult.Acquired a
-					&& a.handle().release() == ReleaseResult.RELEASED);
+			.until(() -> Stages.join(store.acquire(new LockRequest(key("restart"), LONG_TTL))) instanceof AcquireResult.Acquired a
+					&& Stages.join(a.handle().release()) == ReleaseResult.RELEASED);
 	}
 
 	@Test
@@ -224,7 +227,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 		Set<String> counters = new HashSet<>();
 		for (int i = 0; i < 5000; i++) {
 			String lockKey = key("user-" + i);
-			acquired(lockKey, LONG_TTL).handle().release();
+			Stages.join(acquired(lockKey, LONG_TTL).handle().release());
 			slots.add(SlotHash.getSlot(lockKey));
 			counters.add(new String(FencingCounters.counterKey(lockKey.getBytes(StandardCharsets.UTF_8)),
 					StandardCharsets.US_ASCII));
@@ -236,21 +239,44 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
+	void plainAcquireSendsSetNxPxAndNoScript() {
+		String key = key("plain");
+		Stages.join(acquired(key, LONG_TTL).handle().release());
+		long setsBefore = calls("set");
+		long scriptsBefore = calls("evalsha") + calls("eval");
+		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key, LONG_TTL))))
+			.handle();
+		assertThat(calls("set")).isEqualTo(setsBefore + 1);
+		assertThat(calls("evalsha") + calls("eval")).isEqualTo(scriptsBefore);
+		assertThat(redis.commands().pttl(key)).isPositive();
+		assertThat(handle.lease().fencingToken()).as("issued when first asked for").isZero();
+		assertThat(Stages.join(handle.fencingToken())).isPositive();
+		Stages.join(handle.release());
+	}
+
+	/** Calls of a command the server counted, from {@code INFO commandstats}. */
+	private static long calls(String command) {
+		Matcher matcher = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)")
+			.matcher(redis.commands().info("commandstats"));
+		return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+	}
+
+	@Test
 	void fencingTokensKeepIncreasingAfterScriptFlush() {
 		long first = acquired(key("fence-noscript"), LONG_TTL).handle().lease().fencingToken();
 		redis.commands().del(key("fence-noscript"));
 		redis.commands().scriptFlush();
 		LockHandle second = acquired(key("fence-noscript"), LONG_TTL).handle();
 		assertThat(second.lease().fencingToken()).isGreaterThan(first);
-		second.release();
+		Stages.join(second.release());
 		redis.commands().scriptFlush();
-		AcquireResult third = store.acquireAsync(new LockRequest(key("fence-noscript"), LONG_TTL))
+		AcquireResult third = store.acquire(new LockRequest(key("fence-noscript"), LONG_TTL, true))
 			.toCompletableFuture()
 			.join();
 		assertThat(third).isInstanceOf(AcquireResult.Acquired.class);
 		assertThat(((AcquireResult.Acquired) third).handle().lease().fencingToken())
 			.isGreaterThan(second.lease().fencingToken());
-		((AcquireResult.Acquired) third).handle().release();
+		Stages.join(((AcquireResult.Acquired) third).handle().release());
 	}
 
 	@Test
@@ -263,7 +289,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 		LockHandle next = acquired(key("fence-del"), LONG_TTL).handle();
 		assertThat(next.lease().fencingToken()).isGreaterThan(deleted.lease().fencingToken());
 		assertThat(redis.commands().get(counter)).isEqualTo(Long.toString(next.lease().fencingToken()));
-		next.release();
+		Stages.join(next.release());
 	}
 
 	private static int unusedPort() {

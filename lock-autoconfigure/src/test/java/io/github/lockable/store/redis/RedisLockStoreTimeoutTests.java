@@ -18,9 +18,8 @@ import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStoreException;
@@ -73,35 +72,33 @@ class RedisLockStoreTimeoutTests {
 		redis.close();
 	}
 
-	@ParameterizedTest
-	@EnumSource(Call.class)
-	void lettuceCommandTimeoutIsNamedAndTheLateAcquireIsDeleted(Call call) {
-		RedisLockStore store = warmStore(LETTUCE_TIMEOUT, ACQUIRE_TIMEOUT, call);
+	@Test
+	void lettuceCommandTimeoutIsNamedAndTheLateAcquireIsDeleted() {
+		RedisLockStore store = warmStore(LETTUCE_TIMEOUT, ACQUIRE_TIMEOUT);
 		String key = "lock:late:" + UUID.randomUUID();
 		long scriptsBefore = scriptCalls();
 
 		redis.pause(PAUSE);
-		LockStoreException failure = failed(call.acquire(store, new LockRequest(key, TTL)));
+		LockStoreException failure = failed(Stages.join(store.acquire(new LockRequest(key, TTL))));
 		assertThat(failure.getCode()).isEqualTo("TIMEOUT");
 		assertThat(failure).hasMessageContaining("Lettuce's command timeout")
 			.hasMessageContaining("200ms (spring.data.redis.timeout)");
 
-		assertLateAcquireDeleted(store, call, key, scriptsBefore);
+		assertLateAcquireDeleted(store, key, scriptsBefore);
 	}
 
-	@ParameterizedTest
-	@EnumSource(Call.class)
-	void acquireTimeoutIsNamedAndTheLateAcquireIsDeleted(Call call) {
-		RedisLockStore store = warmStore(Duration.ofSeconds(10), Duration.ofMillis(300), call);
+	@Test
+	void acquireTimeoutIsNamedAndTheLateAcquireIsDeleted() {
+		RedisLockStore store = warmStore(Duration.ofSeconds(10), Duration.ofMillis(300));
 		String key = "lock:late:" + UUID.randomUUID();
 		long scriptsBefore = scriptCalls();
 
 		redis.pause(PAUSE);
-		LockStoreException failure = failed(call.acquire(store, new LockRequest(key, TTL)));
+		LockStoreException failure = failed(Stages.join(store.acquire(new LockRequest(key, TTL))));
 		assertThat(failure.getCode()).isEqualTo("TIMEOUT");
 		assertThat(failure).hasMessageContaining("300ms (lockable.acquire-timeout)");
 
-		assertLateAcquireDeleted(store, call, key, scriptsBefore);
+		assertLateAcquireDeleted(store, key, scriptsBefore);
 	}
 
 	@Test
@@ -110,7 +107,7 @@ class RedisLockStoreTimeoutTests {
 		RedisLockStore store = store(factory, ACQUIRE_TIMEOUT, 0);
 		redis.pause(PAUSE);
 		// No connection yet: Lettuce's handshake meets the pause.
-		LockStoreException failure = failed(store.acquire(new LockRequest("lock:late:handshake", TTL)));
+		LockStoreException failure = failed(Stages.join(store.acquire(new LockRequest("lock:late:handshake", TTL))));
 		assertThat(failure.getCode()).isEqualTo("TIMEOUT");
 		assertThat(failure).hasMessageContaining("200ms (spring.data.redis.timeout)");
 	}
@@ -136,7 +133,7 @@ class RedisLockStoreTimeoutTests {
 				LettuceConnectionFactory factory = factory(full.getInetAddress().getHostAddress(),
 						full.getLocalPort(), Duration.ofSeconds(10), Duration.ofMillis(500));
 				RedisLockStore store = store(factory, ACQUIRE_TIMEOUT, 0);
-				LockStoreException failure = failed(store.acquire(new LockRequest("lock:late:connect", TTL)));
+				LockStoreException failure = failed(Stages.join(store.acquire(new LockRequest("lock:late:connect", TTL))));
 				assertThat(failure.getCode()).isEqualTo("TIMEOUT");
 				assertThat(failure).hasMessageContaining("500ms (spring.data.redis.connect-timeout)");
 			}
@@ -165,20 +162,20 @@ class RedisLockStoreTimeoutTests {
 	 * Waits until Redis ran the acquire its caller gave up on, then until its key is gone,
 	 * long before its TTL; the key is free for the next caller at once.
 	 */
-	private void assertLateAcquireDeleted(RedisLockStore store, Call call, String key, long scriptsBefore) {
+	private void assertLateAcquireDeleted(RedisLockStore store, String key, long scriptsBefore) {
 		await().atMost(AWAIT).until(() -> scriptCalls() > scriptsBefore);
 		await().atMost(AWAIT).until(() -> redis.commands().exists(key) == 0);
-		AcquireResult next = call.acquire(store, new LockRequest(key, TTL));
+		AcquireResult next = Stages.join(store.acquire(new LockRequest(key, TTL)));
 		assertThat(next).isInstanceOf(AcquireResult.Acquired.class);
-		((AcquireResult.Acquired) next).handle().release();
+		Stages.join(((AcquireResult.Acquired) next).handle().release());
 	}
 
-	private RedisLockStore warmStore(Duration lettuceTimeout, Duration acquireTimeout, Call call) {
+	private RedisLockStore warmStore(Duration lettuceTimeout, Duration acquireTimeout) {
 		LettuceConnectionFactory factory = factory(redis.host(), redis.port(), lettuceTimeout, Duration.ofSeconds(10));
 		RedisLockStore store = store(factory, acquireTimeout, 0);
 		// The first connection of a cold client may take longer than the timeouts.
-		await().atMost(AWAIT).until(() -> call.acquire(store, new LockRequest("lock:late:warm-up",
-				Duration.ofSeconds(5))) instanceof AcquireResult.Acquired acquired && acquired.handle().release() != null);
+		await().atMost(AWAIT).until(() -> Stages.join(store.acquire(new LockRequest("lock:late:warm-up",
+				Duration.ofSeconds(5)))) instanceof AcquireResult.Acquired acquired && Stages.join(acquired.handle().release()) != null);
 		return store;
 	}
 
@@ -217,18 +214,6 @@ class RedisLockStoreTimeoutTests {
 			calls += matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
 		}
 		return calls;
-	}
-
-	/** The two ways in to an acquire. */
-	enum Call {
-
-		BLOCKING, ASYNC;
-
-		AcquireResult acquire(RedisLockStore store, LockRequest request) {
-			return (this == BLOCKING) ? store.acquire(request)
-					: store.acquireAsync(request).toCompletableFuture().join();
-		}
-
 	}
 
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -81,7 +82,7 @@ class RedisLockStoreWakeUpTests {
 			});
 			listener.sync().ssubscribe("{" + key + "}:released");
 			LockHandle handle = acquired(key);
-			assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 			assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("{" + key + "}:released");
 		}
 		finally {
@@ -108,7 +109,7 @@ class RedisLockStoreWakeUpTests {
 		assertThat(pubSubClients()).hasSize(1);
 		assertThat(waiters).noneMatch(CompletableFuture::isDone);
 
-		holders.forEach(LockHandle::release);
+		holders.forEach((holder) -> Stages.join(holder.release()));
 		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(shardSubscribers(channels)).containsOnly(0L));
@@ -133,14 +134,14 @@ class RedisLockStoreWakeUpTests {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(shardSubscribers("{" + other + "}:released")).containsOnly(1L));
 		assertThat(shardSubscribers("{" + key + "}:released")).containsOnly(0L);
-		otherHolder.release();
+		Stages.join(otherHolder.release());
 		assertThat(probe.get(5, TimeUnit.SECONDS)).isNull();
 
 		CompletableFuture<Void> again = this.store.awaitRelease(key, LONG).toCompletableFuture();
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(shardSubscribers("{" + key + "}:released")).containsOnly(1L));
 		assertThat(again).isNotDone();
-		holder.release();
+		Stages.join(holder.release());
 		assertThat(again.get(5, TimeUnit.SECONDS)).isNull();
 	}
 
@@ -152,10 +153,10 @@ class RedisLockStoreWakeUpTests {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(shardSubscribers("{" + key + "}:released")).containsOnly(1L));
 		LockLease forged = new LockLease(key, UUID.randomUUID().toString(), 1, Instant.now(), LONG);
-		assertThat(this.store.release(forged)).isEqualTo(ReleaseResult.NOT_OWNER);
+		assertThat(Stages.join(this.store.release(forged))).isEqualTo(ReleaseResult.NOT_OWNER);
 		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
 		assertThat(this.redis.commands().get(key)).isEqualTo(owner.lease().token());
-		assertThat(owner.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(owner.release())).isEqualTo(ReleaseResult.RELEASED);
 		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
 	}
 
@@ -171,13 +172,13 @@ class RedisLockStoreWakeUpTests {
 	}
 
 	private LockHandle acquired(String key) {
-		AcquireResult result = this.store.acquire(new LockRequest(key, LONG));
+		AcquireResult result = Stages.join(this.store.acquire(new LockRequest(key, LONG)));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return ((AcquireResult.Acquired) result).handle();
 	}
 
 	private void held(String key) {
-		assertThat(this.store.acquire(new LockRequest(key, LONG))).isInstanceOf(AcquireResult.Held.class);
+		assertThat(Stages.join(this.store.acquire(new LockRequest(key, LONG)))).isInstanceOf(AcquireResult.Held.class);
 	}
 
 	private List<Long> shardSubscribers(String... channels) {

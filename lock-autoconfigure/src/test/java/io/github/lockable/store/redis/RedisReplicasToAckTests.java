@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import io.github.lockable.LockableConfigurationException;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
@@ -38,23 +39,23 @@ class RedisReplicasToAckTests {
 		try (ConfigurableApplicationContext context = start(1)) {
 			LockStore store = context.getBean(LockStore.class);
 			String key = "replicas:" + UUID.randomUUID();
-			AcquireResult result = store.acquire(new LockRequest(key, Duration.ofSeconds(30)));
+			AcquireResult result = Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30))));
 			assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 			LockHandle handle = ((AcquireResult.Acquired) result).handle();
 			// WAIT answered: the replica applied the write before the acquire returned.
 			assertThat(this.sentinel.node(this.sentinel.replicaPort()).get(key)).isEqualTo(handle.lease().token());
-			assertThat(store.acquire(new LockRequest(key, Duration.ofSeconds(30))))
+			assertThat(Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30)))))
 				.isInstanceOf(AcquireResult.Held.class);
-			assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 
-			AcquireResult async = store.acquireAsync(new LockRequest(key, Duration.ofSeconds(30)))
+			AcquireResult async = store.acquire(new LockRequest(key, Duration.ofSeconds(30)))
 				.toCompletableFuture()
 				.join();
 			assertThat(async).isInstanceOf(AcquireResult.Acquired.class);
 			LockHandle asyncHandle = ((AcquireResult.Acquired) async).handle();
 			assertThat(this.sentinel.node(this.sentinel.replicaPort()).get(key))
 				.isEqualTo(asyncHandle.lease().token());
-			asyncHandle.release();
+			Stages.join(asyncHandle.release());
 		}
 	}
 
@@ -64,7 +65,7 @@ class RedisReplicasToAckTests {
 			LockStore store = context.getBean(LockStore.class);
 			String key = "replicas:" + UUID.randomUUID();
 			long start = System.nanoTime();
-			AcquireResult result = store.acquire(new LockRequest(key, Duration.ofSeconds(30)));
+			AcquireResult result = Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30))));
 			Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 			assertThat(result).isInstanceOfSatisfying(AcquireResult.Failed.class, (failed) -> {
 				assertThat(failed.cause().getCode()).isEqualTo("REPLICATION");
@@ -74,7 +75,7 @@ class RedisReplicasToAckTests {
 			assertThat(elapsed).isBetween(TIMEOUT.dividedBy(2), TIMEOUT.plus(SLACK));
 			assertThat(this.sentinel.commands().exists(key)).isZero();
 
-			AcquireResult async = store.acquireAsync(new LockRequest(key, Duration.ofSeconds(30)))
+			AcquireResult async = store.acquire(new LockRequest(key, Duration.ofSeconds(30)))
 				.toCompletableFuture()
 				.join();
 			assertThat(async).isInstanceOfSatisfying(AcquireResult.Failed.class,

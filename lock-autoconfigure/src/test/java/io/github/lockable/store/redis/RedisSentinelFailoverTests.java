@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -111,14 +112,14 @@ class RedisSentinelFailoverTests {
 			int newMaster = this.sentinel.replicaPort();
 			// The first acquire opens the store's connection, which may take longer than the timeout.
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> store.acquire(new LockRequest("failover:warm-up", Duration.ofMillis(100)))
+				.until(() -> Stages.join(store.acquire(new LockRequest("failover:warm-up", Duration.ofMillis(100))))
 					instanceof AcquireResult.Acquired);
 			AtomicInteger granted = new AtomicInteger();
 			AtomicInteger forgotten = new AtomicInteger();
 			this.sentinel.failover();
 			await().atMost(RECOVERY_BOUND).pollInterval(Duration.ofMillis(10)).until(() -> {
 				String key = "failover:acked:" + UUID.randomUUID();
-				AcquireResult result = store.acquire(new LockRequest(key, Duration.ofSeconds(30)));
+				AcquireResult result = Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30))));
 				if (!(result instanceof AcquireResult.Acquired lock)) {
 					return false;
 				}
@@ -129,7 +130,7 @@ class RedisSentinelFailoverTests {
 				if (!onNewMaster) {
 					forgotten.incrementAndGet();
 				}
-				lock.handle().release();
+				Stages.join(lock.handle().release());
 				return onNewMaster;
 			});
 			logger.info("With replicas-to-ack=1: {} locks granted from the failover on, {} of them forgotten",
@@ -144,7 +145,7 @@ class RedisSentinelFailoverTests {
 	 */
 	private boolean acquiredOn(LockStore store, int port) {
 		String key = "failover:" + UUID.randomUUID();
-		if (!(store.acquire(new LockRequest(key, Duration.ofSeconds(30))) instanceof AcquireResult.Acquired lock)) {
+		if (!(Stages.join(store.acquire(new LockRequest(key, Duration.ofSeconds(30)))) instanceof AcquireResult.Acquired lock)) {
 			return false;
 		}
 		try {
@@ -152,7 +153,7 @@ class RedisSentinelFailoverTests {
 					&& this.sentinel.node(port).info("replication").contains("role:master");
 		}
 		finally {
-			lock.handle().release();
+			Stages.join(lock.handle().release());
 		}
 	}
 
@@ -164,7 +165,7 @@ class RedisSentinelFailoverTests {
 			AtomicInteger acquired, AtomicInteger doubled) {
 		while (!stop.get()) {
 			int k = ThreadLocalRandom.current().nextInt(inside.length());
-			AcquireResult result = store.acquire(new LockRequest("failover:load:" + k, Duration.ofSeconds(5)));
+			AcquireResult result = Stages.join(store.acquire(new LockRequest("failover:load:" + k, Duration.ofSeconds(5))));
 			if (result instanceof AcquireResult.Acquired lock) {
 				if (inside.incrementAndGet(k) > 1) {
 					doubled.incrementAndGet();
@@ -173,7 +174,7 @@ class RedisSentinelFailoverTests {
 				Thread.yield();
 				inside.decrementAndGet(k);
 				try {
-					lock.handle().release();
+					Stages.join(lock.handle().release());
 				}
 				catch (LockStoreException ex) {
 					// The old master dropped its clients mid-release: the lock runs out with its TTL.

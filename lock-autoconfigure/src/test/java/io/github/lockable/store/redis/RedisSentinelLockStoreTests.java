@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.test.redis.RedisSentinelTestServer;
 import io.github.lockable.test.redis.RedisTopology;
@@ -33,7 +34,7 @@ class RedisSentinelLockStoreTests extends TopologyLockStoreTests {
 		await().atMost(Duration.ofSeconds(10))
 			.ignoreExceptions()
 			.until(() -> token.equals(this.sentinel.node(this.sentinel.replicaPort()).get(key("replicated"))));
-		handle.release();
+		Stages.join(handle.release());
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.sentinel.node(this.sentinel.replicaPort()).exists(key("replicated")) == 0);
 	}

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
@@ -54,8 +55,8 @@ abstract class SecuredRedisLockStoreTests extends LockStoreContractTests {
 		// The first connection of a fresh client can take seconds on a loaded machine; the
 		// contract's first test must not pay for it.
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> !(this.store
-				.acquire(new LockRequest("lock:warm-up", Duration.ofMillis(1))) instanceof AcquireResult.Failed));
+			.until(() -> !(Stages.join(this.store
+				.acquire(new LockRequest("lock:warm-up", Duration.ofMillis(1)))) instanceof AcquireResult.Failed));
 	}
 
 	@AfterAll
@@ -84,9 +85,9 @@ abstract class SecuredRedisLockStoreTests extends LockStoreContractTests {
 		this.redis.commands().scriptFlush();
 		LockHandle handle = acquired(key("flushed"), LONG_TTL).handle();
 		this.redis.commands().scriptFlush();
-		assertThat(handle.extend(LONG_TTL)).isTrue();
+		assertThat(Stages.join(handle.extend(LONG_TTL))).isTrue();
 		this.redis.commands().scriptFlush();
-		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 		assertThat(this.redis.commands().exists(key("flushed"))).isZero();
 	}
 

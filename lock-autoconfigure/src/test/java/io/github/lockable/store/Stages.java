@@ -1,0 +1,30 @@
+package io.github.lockable.store;
+
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Waits for a store's stage in a test, throwing what it failed with as itself, as a
+ * blocking caller sees it.
+ */
+public final class Stages {
+
+	private Stages() {
+	}
+
+	public static <T> T join(CompletionStage<T> stage) {
+		try {
+			return stage.toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException cause) {
+				throw cause;
+			}
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
+			throw ex;
+		}
+	}
+
+}
