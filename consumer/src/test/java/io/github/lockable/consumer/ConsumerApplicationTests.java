@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.Lockable;
+import io.github.lockable.store.LockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.support.AopUtils;
@@ -21,15 +22,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What a user of the starter sees on this Spring Boot line: a {@code @Lockable} method is
- * proxied without AspectJ on the class path, and a second caller is refused while the first
- * holds the lock.
+ * What a user sees on this Spring Boot line, with the starter (the memory store here: no
+ * Redis server) or, in the {@code file-store} profile, with the auto-configuration and the
+ * file store and no Redis library: a {@code @Lockable} method is proxied without AspectJ on
+ * the class path, and a second caller is refused while the first holds the lock.
  */
-@SpringBootTest(properties = "lockable.store=memory")
+@SpringBootTest
 class ConsumerApplicationTests {
 
 	@Autowired
 	private Job job;
+
+	@Autowired
+	private LockStore store;
+
+	@Test
+	void theStoreIsTheOneConfigured() {
+		String expected = System.getProperty("lockable.store", "memory");
+		assertThat(this.store.name()).isEqualTo(expected);
+		if (expected.equals("file")) {
+			assertThat(ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())).isFalse();
+		}
+	}
 
 	@Test
 	void theStarterBringsNoAspectJ() {

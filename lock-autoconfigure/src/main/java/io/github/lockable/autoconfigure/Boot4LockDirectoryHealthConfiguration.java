@@ -4,6 +4,7 @@ import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.file.LockDirectoryStatus;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -18,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
  * built on Boot 3 carries it; {@link LockDirectoryHealthSelector} imports it only on Boot 4.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "io.github.lockable.store.file.FileLockStore")
 @ConditionalOnBean(FileLockStore.class)
 @ConditionalOnEnabledHealthIndicator("lockable")
 class Boot4LockDirectoryHealthConfiguration {

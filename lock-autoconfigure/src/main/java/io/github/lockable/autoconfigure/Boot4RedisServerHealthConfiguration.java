@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Configuration;
  * built on Boot 3 carries it; {@link LockDirectoryHealthSelector} imports it only on Boot 4.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "io.lettuce.core.RedisClient")
+@ConditionalOnClass(name = { "io.lettuce.core.RedisClient", "io.github.lockable.store.redis.RedisLockStore" })
 @ConditionalOnBean(RedisLockStore.class)
 @ConditionalOnEnabledHealthIndicator("lockable")
 class Boot4RedisServerHealthConfiguration {

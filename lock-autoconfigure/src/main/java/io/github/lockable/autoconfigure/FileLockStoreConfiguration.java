@@ -11,6 +11,7 @@ import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.file.UnsafeLockDirectoryException;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.info.BuildProperties;
@@ -27,6 +28,7 @@ import org.springframework.core.env.Environment;
  * them ({@code build-info}, {@code git.properties}, or {@code spring.application.version}).
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "io.github.lockable.store.file.FileLockStore")
 @ConditionalOnProperty(name = "lockable.store", havingValue = "file")
 class FileLockStoreConfiguration {
 

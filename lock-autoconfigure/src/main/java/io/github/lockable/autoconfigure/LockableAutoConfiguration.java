@@ -101,10 +101,12 @@ public class LockableAutoConfiguration {
 	private static String missingStore(LockableProperties.Store store) {
 		return switch (store) {
 			case REDIS -> "lockable.store=redis needs Spring Data Redis with Lettuce on the class path "
-					+ "(spring-boot-starter-data-redis) and one RedisConnectionFactory bean, or one marked @Primary "
+					+ "(spring-boot-starter-data-redis), the Redis store (io.github.lockable:lockable-store-redis, which "
+					+ "lockable-spring-boot-starter brings) and one RedisConnectionFactory bean, or one marked @Primary "
 					+ "(spring.data.redis.*); "
 					+ "or set lockable.store=file (one host) or lockable.store=memory (one JVM)";
-			case FILE -> "lockable.store=file has no lock store bean; define a LockStore bean or set "
+			case FILE -> "lockable.store=file needs the file store on the class path "
+					+ "(io.github.lockable:lockable-store-file), or a LockStore bean of your own; or set "
 					+ "lockable.store=redis or memory";
 			case MEMORY -> "lockable.store=memory has no lock store bean";
 		};

@@ -21,7 +21,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The Redis store, on the application's Lettuce connection factory.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
+@ConditionalOnClass(value = { LettuceConnectionFactory.class, RedisClient.class },
+		name = "io.github.lockable.store.redis.RedisLockStore")
 @ConditionalOnProperty(name = "lockable.store", havingValue = "redis", matchIfMissing = true)
 class RedisLockStoreConfiguration {
 

@@ -157,6 +157,28 @@ class LockableAutoConfigurationTests {
 	}
 
 	@Test
+	void withoutTheRedisStoreModuleTheRedisStoreFailsStartupNamingIt() {
+		this.runner.withClassLoader(new FilteredClassLoader(RedisLockStore.class)).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(LockableConfigurationException.class)
+				.hasMessageContaining("io.github.lockable:lockable-store-redis");
+		});
+	}
+
+	@Test
+	void withoutTheFileStoreModuleTheFileStoreFailsStartupNamingIt(@TempDir Path directory) {
+		this.runner.withClassLoader(new FilteredClassLoader(FileLockStore.class))
+			.withPropertyValues("lockable.store=file", "lockable.file.directory=" + directory)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(LockableConfigurationException.class)
+					.hasMessageContaining("io.github.lockable:lockable-store-file");
+			});
+	}
+
+	@Test
 	void withoutSpringDataRedisTheMemoryStoreWorks() {
 		this.runner.withClassLoader(new FilteredClassLoader(LettuceConnectionFactory.class))
 			.withPropertyValues("lockable.store=memory")

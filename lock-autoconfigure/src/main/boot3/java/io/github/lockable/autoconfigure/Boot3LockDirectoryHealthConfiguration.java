@@ -8,6 +8,7 @@ import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
  * Compiled only on the 3.x line; {@link LockDirectoryHealthSelector} imports it by name.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "io.github.lockable.store.file.FileLockStore")
 @ConditionalOnBean(FileLockStore.class)
 @ConditionalOnEnabledHealthIndicator("lockable")
 class Boot3LockDirectoryHealthConfiguration {

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
  * Compiled only on the 3.x line; {@link LockDirectoryHealthSelector} imports it by name.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "io.lettuce.core.RedisClient")
+@ConditionalOnClass(name = { "io.lettuce.core.RedisClient", "io.github.lockable.store.redis.RedisLockStore" })
 @ConditionalOnBean(RedisLockStore.class)
 @ConditionalOnEnabledHealthIndicator("lockable")
 class Boot3RedisServerHealthConfiguration {
