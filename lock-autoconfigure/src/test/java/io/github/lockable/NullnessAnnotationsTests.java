@@ -35,6 +35,7 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.file.LockDirectoryStatus;
+import io.github.lockable.store.redis.RedisLockStore;
 
 import org.springframework.util.ClassUtils;
 
@@ -178,9 +179,22 @@ class NullnessAnnotationsTests {
 	 * The classes of the library itself: those next to {@link Lockable}, in its class
 	 * directory or jar, not the tests'.
 	 */
+	/** The classes of every module of the library: core, the stores, the auto-configuration. */
 	private static List<String> libraryClassNames() throws IOException, URISyntaxException {
-		Path location = Path.of(Lockable.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 		List<String> entries = new ArrayList<>();
+		for (Class<?> module : List.of(Lockable.class, RedisLockStore.class, FileLockStore.class,
+				LockableProperties.class)) {
+			addEntries(Path.of(module.getProtectionDomain().getCodeSource().getLocation().toURI()), entries);
+		}
+		return entries.stream()
+			.filter((entry) -> entry.startsWith("io/github/lockable/") && entry.endsWith(".class")
+					&& !entry.endsWith("package-info.class"))
+			.map((entry) -> entry.substring(0, entry.length() - ".class".length()).replace('/', '.'))
+			.sorted()
+			.toList();
+	}
+
+	private static void addEntries(Path location, List<String> entries) throws IOException {
 		if (Files.isDirectory(location)) {
 			try (Stream<Path> files = Files.walk(location)) {
 				files.filter(Files::isRegularFile)
@@ -193,12 +207,6 @@ class NullnessAnnotationsTests {
 				jar.stream().map(JarEntry::getName).forEach(entries::add);
 			}
 		}
-		return entries.stream()
-			.filter((entry) -> entry.startsWith("io/github/lockable/") && entry.endsWith(".class")
-					&& !entry.endsWith("package-info.class"))
-			.map((entry) -> entry.substring(0, entry.length() - ".class".length()).replace('/', '.'))
-			.sorted()
-			.toList();
 	}
 
 }

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(after = LockableAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@Import(LockDirectoryHealthSelector.class)
+@Import(LockStoreHealthSelector.class)
 public class LockableEndpointAutoConfiguration {
 
 	@Bean

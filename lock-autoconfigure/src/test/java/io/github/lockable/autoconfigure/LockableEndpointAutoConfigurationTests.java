@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,6 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreHealth;
+import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.BootLine;
 
@@ -99,6 +108,15 @@ class LockableEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void anyStoreThatChecksItselfHasTheHealthIndicator() {
+		this.runner.withBean(SelfCheckingStore.class, SelfCheckingStore::new).run((context) -> {
+			BootLine.HealthReport health = BootLine.health(context.getBean("lockableHealthIndicator"));
+			assertThat(health.status()).isEqualTo("DOWN");
+			assertThat(health.details()).containsEntry("reason", "disk on fire");
+		});
+	}
+
+	@Test
 	void memoryStoreHasNoHealthIndicator() {
 		this.runner.run((context) -> assertThat(context).doesNotHaveBean("lockableHealthIndicator"));
 	}
@@ -123,6 +141,43 @@ class LockableEndpointAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(LockableEndpoint.class)
 				.doesNotHaveBean("lockableHealthIndicator"));
+	}
+
+	/** A third-party store that reports its health as the built-in ones do. */
+	static class SelfCheckingStore implements LockStore, LockStoreHealth {
+
+		private final MemoryLockStore locks = new MemoryLockStore();
+
+		@Override
+		public String name() {
+			return "self-checking";
+		}
+
+		@Override
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
+			return this.locks.acquire(request);
+		}
+
+		@Override
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
+			return this.locks.release(lease);
+		}
+
+		@Override
+		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+			return this.locks.extend(lease, ttl);
+		}
+
+		@Override
+		public CompletionStage<Long> fencingToken(LockLease lease) {
+			return this.locks.fencingToken(lease);
+		}
+
+		@Override
+		public Status checkHealth() {
+			return new Status(false, Map.of("reason", "disk on fire"));
+		}
+
 	}
 
 }

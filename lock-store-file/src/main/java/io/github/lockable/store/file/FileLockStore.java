@@ -13,6 +13,7 @@ import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreHealth;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.ReleaseWaiters;
@@ -43,7 +44,7 @@ import io.github.lockable.store.ReleaseWaiters;
  * Another process's release is seen only by reading the file, so
  * {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
  */
-public final class FileLockStore implements LockStore, AutoCloseable {
+public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
 	private final Path directory;
 
@@ -86,6 +87,12 @@ public final class FileLockStore implements LockStore, AutoCloseable {
 	@Override
 	public String name() {
 		return "file";
+	}
+
+	@Override
+	public Status checkHealth() {
+		LockDirectoryStatus status = checkDirectory();
+		return new Status(status.isUsable(), status.details());
 	}
 
 	/**

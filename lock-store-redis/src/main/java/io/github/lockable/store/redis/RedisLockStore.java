@@ -28,6 +28,7 @@ import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreHealth;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
@@ -81,7 +82,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * waiters at once; the store listens on one pub/sub connection of its own, opened when the
  * first caller waits.
  */
-public final class RedisLockStore implements LockStore, SmartLifecycle, AutoCloseable {
+public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLifecycle, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisLockStore.class);
 
@@ -298,6 +299,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle, AutoClos
 				logger.debug("Deleted a lock whose acquire answered after its timeout");
 			}
 		});
+	}
+
+	@Override
+	public Status checkHealth() {
+		RedisServerStatus status = checkServer();
+		return new Status(status.isUsable(), status.details());
 	}
 
 	/**
