@@ -30,6 +30,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -138,23 +139,35 @@ public class LockableAutoConfiguration {
 
 	/**
 	 * Spring Boot applies {@code TransactionExecutionListener} beans to the transaction
-	 * managers it configures.
+	 * managers it configures. In a class of its own: its bean type implements a spring-tx
+	 * interface, which an application without spring-tx cannot load.
 	 */
-	@Bean
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.transaction.TransactionExecutionListener")
-	@ConditionalOnBooleanProperty(name = "lockable.rollback-on-lost-lock", matchIfMissing = true)
-	@ConditionalOnMissingBean
-	static LostLockRollback lostLockRollback() {
-		return new LostLockRollback();
+	static class LostLockRollbackConfiguration {
+
+		@Bean
+		@ConditionalOnBooleanProperty(name = "lockable.rollback-on-lost-lock", matchIfMissing = true)
+		@ConditionalOnMissingBean
+		static LostLockRollback lostLockRollback() {
+			return new LostLockRollback();
+		}
+
 	}
 
-	@Bean
+	/** In a class of its own, for an application without Bean Validation. */
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = { "org.springframework.validation.beanvalidation.MethodValidationInterceptor",
 			"jakarta.validation.executable.ExecutableValidator" })
-	@ConditionalOnMissingBean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static ValidationBeforeLockPostProcessor validationBeforeLockPostProcessor() {
-		return new ValidationBeforeLockPostProcessor();
+	static class ValidationBeforeLockConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static ValidationBeforeLockPostProcessor validationBeforeLockPostProcessor() {
+			return new ValidationBeforeLockPostProcessor();
+		}
+
 	}
 
 }

@@ -179,6 +179,19 @@ class LockableAutoConfigurationTests {
 	}
 
 	@Test
+	void withoutSpringTxOrBeanValidationTheirBeansAreLeftOut() {
+		// The class loading itself (a bean type implementing a spring-tx interface) fails only
+		// where the jars are absent, which a filtered class loader cannot show: consumer/'s
+		// file-store profile, which has neither, starts an application
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.transaction", "jakarta.validation"))
+			.withPropertyValues("lockable.store=memory")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(LockTemplate.class)
+				.doesNotHaveBean("lostLockRollback")
+				.doesNotHaveBean("validationBeforeLockPostProcessor"));
+	}
+
+	@Test
 	void withoutSpringDataRedisTheMemoryStoreWorks() {
 		this.runner.withClassLoader(new FilteredClassLoader(LettuceConnectionFactory.class))
 			.withPropertyValues("lockable.store=memory")
