@@ -57,7 +57,7 @@ class ConsumerApplicationTests {
 		CountDownLatch release = new CountDownLatch(1);
 		CompletableFuture<Void> first = CompletableFuture.runAsync(() -> this.job.run(release));
 		try {
-			assertThat(this.job.awaitStart()).isTrue();
+			assertThat(this.job.awaitStart()).as("the first caller entered (its call: %s)", first).isTrue();
 			assertThatExceptionOfType(LockConflictException.class).isThrownBy(() -> this.job.run(new CountDownLatch(0)));
 		}
 		finally {

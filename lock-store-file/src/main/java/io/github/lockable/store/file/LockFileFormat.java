@@ -9,11 +9,9 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.json.JsonWriter;
-
 /**
  * Writes and reads the content of a lock file: one small, flat JSON object of strings,
- * integers and nulls, written with Spring Boot's {@link JsonWriter}.
+ * integers and nulls.
  *
  * <pre>
  * {
@@ -42,58 +40,69 @@ final class LockFileFormat {
 
 	static final int FORMAT = 1;
 
-	private static final JsonWriter<LockMetadata> JSON = JsonWriter.<LockMetadata>of((members) -> {
-		members.add("format", FORMAT);
-		members.add("job", LockMetadata::job);
-		members.add("pid", (metadata) -> metadata.holder().pid());
-		members.add("host", (metadata) -> metadata.holder().host());
-		members.add("startedAt", LockMetadata::startedAt).as(Instant::toString);
-		members.add("expiresAt", LockMetadata::expiresAt).as(Instant::toString);
-		members.add("version", LockMetadata::version);
-		members.add("bootId", (metadata) -> metadata.holder().bootId());
-		members.add("pidNamespace", (metadata) -> metadata.holder().pidNamespace());
-		members.add("processStartTicks", (metadata) -> metadata.holder().startTicks());
-		members.add("token", LockMetadata::token);
-		members.add("fencingToken", LockMetadata::fencingToken);
-	}).withNewLineAtEnd();
-
 	private LockFileFormat() {
 	}
 
+	/*
+	 * Written here rather than with Spring Boot's JsonWriter: its API changed between Boot 3
+	 * and 4, and one jar serves both lines. The bytes are those JsonWriter wrote: control
+	 * characters as \t, \n, ... or upper-case \\u00XX, what is beyond ASCII as lower-case
+	 * \\uXXXX (a file is plain ASCII), one field a line.
+	 */
 	static String write(LockMetadata metadata) {
-		return layOut(JSON.writeToString(metadata));
+		ProcessIdentity holder = metadata.holder();
+		StringBuilder file = new StringBuilder(512).append('{');
+		field(file, "format", FORMAT);
+		field(file, "job", metadata.job());
+		field(file, "pid", holder.pid());
+		field(file, "host", holder.host());
+		field(file, "startedAt", metadata.startedAt().toString());
+		field(file, "expiresAt", metadata.expiresAt().toString());
+		field(file, "version", metadata.version());
+		field(file, "bootId", holder.bootId());
+		field(file, "pidNamespace", holder.pidNamespace());
+		field(file, "processStartTicks", holder.startTicks());
+		field(file, "token", metadata.token());
+		field(file, "fencingToken", metadata.fencingToken());
+		file.setLength(file.length() - 1);
+		return file.append("\n}\n").toString();
 	}
 
-	/**
-	 * Spring Boot writes compact JSON with characters beyond ASCII as they are. Lock files
-	 * have always had one field a line, and are plain ASCII because their readers decode
-	 * them as ASCII: this indents the flat object and escapes what is beyond ASCII, which
-	 * can only be inside strings.
-	 */
-	private static String layOut(String json) {
-		StringBuilder file = new StringBuilder(json.length() + 64);
-		boolean inString = false;
-		boolean escaping = false;
-		for (int i = 0; i < json.length(); i++) {
-			char c = json.charAt(i);
-			if (inString) {
-				file.append((c > 0x7e) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-				inString = escaping || c != '"';
-				escaping = !escaping && c == '\\';
-				continue;
+	private static void field(StringBuilder file, String name, @Nullable Object value) {
+		file.append("\n  \"").append(name).append("\": ");
+		if (value instanceof String string) {
+			file.append('"');
+			for (int i = 0; i < string.length(); i++) {
+				escape(file, string.charAt(i));
 			}
-			switch (c) {
-				case '"' -> {
-					inString = true;
+			file.append('"');
+		}
+		else {
+			file.append(value);
+		}
+		file.append(',');
+	}
+
+	private static void escape(StringBuilder file, char c) {
+		switch (c) {
+			case '"', '\\' -> file.append('\\').append(c);
+			case '\b' -> file.append("\\b");
+			case '\f' -> file.append("\\f");
+			case '\n' -> file.append("\\n");
+			case '\r' -> file.append("\\r");
+			case '\t' -> file.append("\\t");
+			default -> {
+				if (Character.isISOControl(c)) {
+					file.append(String.format("\\u%04X", (int) c));
+				}
+				else if (c > 0x7e) {
+					file.append(String.format("\\u%04x", (int) c));
+				}
+				else {
 					file.append(c);
 				}
-				case '{', ',' -> file.append(c).append("\n  ");
-				case ':' -> file.append(": ");
-				case '}' -> file.append("\n}");
-				default -> file.append(c);
 			}
 		}
-		return file.toString();
 	}
 
 	/**
