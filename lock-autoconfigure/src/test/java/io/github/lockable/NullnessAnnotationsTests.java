@@ -34,7 +34,6 @@ import io.github.lockable.core.LockKeys;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.file.FileLockStore;
-import io.github.lockable.store.file.LockDirectoryStatus;
 import io.github.lockable.store.redis.RedisLockStore;
 
 import org.springframework.util.ClassUtils;
@@ -136,7 +135,6 @@ class NullnessAnnotationsTests {
 
 		assertThat(nullableComponents(AcquireResult.Held.class)).containsExactly("remainingTtl", "age");
 		assertThat(nullableComponents(LockableMethodDescriptor.class)).containsExactly("key", "resolver");
-		assertThat(nullableComponents(LockDirectoryStatus.class)).containsExactly("owner", "mode", "problem");
 	}
 
 	@Test

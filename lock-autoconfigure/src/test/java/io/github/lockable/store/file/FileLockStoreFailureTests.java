@@ -127,7 +127,7 @@ class FileLockStoreFailureTests {
 	}
 
 	private void makeReadOnly(Path directory) throws IOException {
-		assumeTrue(FilePermissions.isPosix(directory), "the file system has no POSIX permissions");
+		assumeTrue(DirectorySafety.isPosix(directory), "the file system has no POSIX permissions");
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("r-x------"));
 		this.restoreWritable = directory;
 	}

@@ -59,7 +59,7 @@ class FileLockStorePermissionProcessTests {
 	}
 
 	private void readOnly(Path directory) throws IOException {
-		assumeTrue(FilePermissions.isPosix(directory), "the file system has no POSIX permissions");
+		assumeTrue(DirectorySafety.isPosix(directory), "the file system has no POSIX permissions");
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("r-x------"));
 		this.restore.add(directory);
 	}

@@ -42,7 +42,7 @@ class FileLockStoreStartupTests {
 
 	@Test
 	void directoryWritableByOthersFailsStartupNamingItAndWhy() throws IOException {
-		assumeTrue(FilePermissions.isPosix(this.temp), "the file system has no POSIX permissions");
+		assumeTrue(DirectorySafety.isPosix(this.temp), "the file system has no POSIX permissions");
 		Path shared = Files.createDirectory(this.temp.resolve("shared"));
 		Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
 		this.runner.withPropertyValues("lockable.file.directory=" + shared)

@@ -37,7 +37,7 @@ class FileLockStoreUnsafeDirectoryTests {
 
 	@BeforeEach
 	void ownDirectory() throws IOException {
-		assumeTrue(FilePermissions.isPosix(this.temp), "the file system has no POSIX permissions");
+		assumeTrue(DirectorySafety.isPosix(this.temp), "the file system has no POSIX permissions");
 		this.real = Files.createDirectory(this.temp.resolve("real"));
 		Files.setPosixFilePermissions(this.real, PosixFilePermissions.fromString("rwx------"));
 	}

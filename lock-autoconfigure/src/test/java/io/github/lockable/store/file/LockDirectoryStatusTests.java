@@ -7,7 +7,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.lockable.store.LockStoreHealth.Status;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 class LockDirectoryStatusTests {
 
@@ -18,41 +21,40 @@ class LockDirectoryStatusTests {
 	void anOwnerOnlyDirectoryIsUsable() throws Exception {
 		Path directory = Files.createDirectory(this.temp.resolve("locks"),
 				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-		LockDirectoryStatus status = new FileLockStore(directory).checkDirectory();
-		assertThat(status.isUsable()).isTrue();
-		assertThat(status.directory()).isEqualTo(directory);
-		assertThat(status.owner()).isEqualTo(System.getProperty("user.name"));
-		assertThat(status.mode()).isEqualTo("rwx------");
+		Status status = new FileLockStore(directory).checkHealth();
+		assertThat(status.usable()).isTrue();
+		assertThat(status.details()).containsExactly(entry("directory", directory.toString()),
+				entry("owner", System.getProperty("user.name")), entry("mode", "rwx------"));
 	}
 
 	@Test
 	void aMissingDirectoryIsNot() {
-		LockDirectoryStatus status = DirectorySafety.status(this.temp.resolve("missing"));
-		assertThat(status.problem()).isEqualTo("it does not exist");
-		assertThat(status.owner()).isNull();
+		Status status = DirectorySafety.status(this.temp.resolve("missing"));
+		assertThat(status.usable()).isFalse();
+		assertThat(status.details()).containsEntry("reason", "it does not exist").doesNotContainKey("owner");
 	}
 
 	@Test
 	void aFileIsNot() throws Exception {
 		Path file = Files.createFile(this.temp.resolve("file"));
-		assertThat(DirectorySafety.status(file).problem()).isEqualTo("it is not a directory");
+		assertThat(DirectorySafety.status(file).details()).containsEntry("reason", "it is not a directory");
 	}
 
 	@Test
 	void aDirectoryOthersCanWriteIsNot() throws Exception {
 		Path directory = Files.createDirectory(this.temp.resolve("open"));
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxrwxrwx"));
-		LockDirectoryStatus status = DirectorySafety.status(directory);
-		assertThat(status.mode()).isEqualTo("rwxrwxrwx");
-		assertThat(status.problem()).contains("writable by its group or by others");
+		Status status = DirectorySafety.status(directory);
+		assertThat(status.details()).containsEntry("mode", "rwxrwxrwx");
+		assertThat(status.details().get("reason")).asString().contains("writable by its group or by others");
 	}
 
 	@Test
 	void aDirectoryThisProcessCannotWriteIsNot() throws Exception {
 		Path directory = Files.createDirectory(this.temp.resolve("read-only"));
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("r-x------"));
-		assertThat(DirectorySafety.status(directory).problem()).isEqualTo(
-				Files.isWritable(directory) ? null : "it is not writable by this process");
+		assertThat(DirectorySafety.status(directory).details().get("reason"))
+			.isEqualTo(Files.isWritable(directory) ? null : "it is not writable by this process");
 	}
 
 }

@@ -7,20 +7,26 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
+import io.github.lockable.store.LockStoreHealth;
+
 /**
- * Refuses a lock directory that another user could tamper with. The directory must be
- * owned by this process's effective user and writable by nobody else, and every symbolic
- * link on the way to it, including links inside the targets of links, must be owned by
- * that user or by root ({@code /var/run -> /run} is fine). The parts of the path that do
- * not exist yet are left to the store, which creates them {@code rwx------}. Where the
- * file system has no POSIX permissions nothing is checked.
+ * Refuses a lock directory that another user could tamper with, and gives what the store
+ * creates owner-only permissions ({@code rwx------}, {@code rw-------}). The directory must
+ * be owned by this process's effective user and writable by nobody else, and every
+ * symbolic link on the way to it, including links inside the targets of links, must be
+ * owned by that user or by root ({@code /var/run -> /run} is fine). The parts of the path
+ * that do not exist yet are left to the store, which creates them. Where the file system
+ * has no POSIX permissions nothing is checked and the file system's defaults apply.
  */
 final class DirectorySafety {
 
@@ -30,9 +36,25 @@ final class DirectorySafety {
 	private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_WRITE,
 			PosixFilePermission.OTHERS_WRITE);
 
-	private static final Path PROC = Path.of("/proc");
+	private static final FileAttribute<?>[] OWNER_ONLY_DIRECTORY = {
+			PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")) };
+
+	private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
+			PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")) };
 
 	private DirectorySafety() {
+	}
+
+	static boolean isPosix(Path path) {
+		return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+	}
+
+	static FileAttribute<?>[] ownerOnlyDirectory(Path directory) {
+		return isPosix(directory) ? OWNER_ONLY_DIRECTORY : new FileAttribute<?>[0];
+	}
+
+	static FileAttribute<?>[] ownerOnlyFile(Path file) {
+		return isPosix(file) ? OWNER_ONLY_FILE : new FileAttribute<?>[0];
 	}
 
 	/**
@@ -72,10 +94,10 @@ final class DirectorySafety {
 	 * @throws IOException if the path cannot be read
 	 */
 	static void check(Path directory) throws IOException {
-		if (!FilePermissions.isPosix(directory)) {
+		if (!isPosix(directory)) {
 			return;
 		}
-		long me = effectiveUid(PROC);
+		long me = effectiveUid(Path.of("/proc"));
 		Deque<Path> rest = new ArrayDeque<>();
 		directory.forEach(rest::add);
 		Path current = directory.getRoot();
@@ -114,23 +136,38 @@ final class DirectorySafety {
 			target.forEach(targetNames::add);
 			targetNames.descendingIterator().forEachRemaining(rest::addFirst);
 		}
-		checkDirectory(directory, current, me);
+		PosixFileAttributes attributes = Files.readAttributes(current, PosixFileAttributes.class,
+				LinkOption.NOFOLLOW_LINKS);
+		if (!attributes.isDirectory()) {
+			return;
+		}
+		long owner = owner(current);
+		if (owner != me) {
+			throw new UnsafeLockDirectoryException(directory, current + " is owned by uid " + owner
+					+ ", not by this process's user (uid " + me + "); use a directory of its own");
+		}
+		if (attributes.permissions().stream().anyMatch(WRITABLE_BY_OTHERS::contains)) {
+			throw new UnsafeLockDirectoryException(directory, current + " is writable by its group or by others ("
+					+ PosixFilePermissions.toString(attributes.permissions())
+					+ "), who could plant or delete lock files; use rwx------ (chmod 700)");
+		}
 	}
 
 	/**
 	 * Checks the directory as {@link #check(Path)} does, and that it exists, is a directory
 	 * and is writable, reporting the problem instead of throwing.
 	 * @param directory the absolute lock directory
-	 * @return what the check found
+	 * @return whether it is usable, and its {@code directory}, then {@code owner},
+	 * {@code mode} and {@code reason} where known
 	 */
-	static LockDirectoryStatus status(Path directory) {
-		String owner = null;
-		String mode = null;
+	static LockStoreHealth.Status status(Path directory) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("directory", directory.toString());
 		String problem;
 		try {
-			owner = Files.getOwner(directory).getName();
-			if (FilePermissions.isPosix(directory)) {
-				mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(directory));
+			details.put("owner", Files.getOwner(directory).getName());
+			if (isPosix(directory)) {
+				details.put("mode", PosixFilePermissions.toString(Files.getPosixFilePermissions(directory)));
 			}
 			check(directory);
 			problem = !Files.isDirectory(directory) ? "it is not a directory"
@@ -145,26 +182,10 @@ final class DirectorySafety {
 		catch (IOException ex) {
 			problem = "it cannot be read: " + ex;
 		}
-		return new LockDirectoryStatus(directory, owner, mode, problem);
-	}
-
-	private static void checkDirectory(Path directory, Path real, long me) throws IOException {
-		PosixFileAttributes attributes = Files.readAttributes(real, PosixFileAttributes.class,
-				LinkOption.NOFOLLOW_LINKS);
-		if (!attributes.isDirectory()) {
-			return;
+		if (problem != null) {
+			details.put("reason", problem);
 		}
-		long owner = owner(real);
-		if (owner != me) {
-			throw new UnsafeLockDirectoryException(directory, real + " is owned by uid " + owner
-					+ ", not by this process's user (uid " + me + "); use a directory of its own");
-		}
-		if (attributes.permissions().stream().anyMatch(WRITABLE_BY_OTHERS::contains)) {
-			throw new UnsafeLockDirectoryException(directory,
-					real + " is writable by its group or by others ("
-							+ PosixFilePermissions.toString(attributes.permissions())
-							+ "), who could plant or delete lock files; use rwx------ (chmod 700)");
-		}
+		return new LockStoreHealth.Status(problem == null, details);
 	}
 
 }

@@ -14,7 +14,7 @@ import io.github.lockable.store.LockTokens;
  * fencing token issued, in decimal, shared by every key, so a token is greater than every
  * token issued before in the directory.
  * <p>
- * The callers hold the directory's {@link LockGuard}. A new value is written to a
+ * The callers hold the directory's guard (see {@link LockDirectory}). A new value is written to a
  * temporary file, forced to disk and renamed over the counter, before the lock that
  * carries it is published: a crash may skip a value but never issues one twice, also
  * across process restarts. A missing file starts the count at 1; a file that is not a
@@ -42,11 +42,11 @@ final class FencingCounter {
 		long next = Math.addExact(read(counter), 1);
 		Path temp = directory.resolve(FILE_NAME + "." + LockTokens.next() + ".tmp");
 		try {
-			LockFiles.write(temp, (next + "\n").getBytes(StandardCharsets.US_ASCII), true);
-			LockFiles.replace(counter, temp);
+			LockDirectory.write(temp, (next + "\n").getBytes(StandardCharsets.US_ASCII), true);
+			LockDirectory.replace(counter, temp);
 		}
 		finally {
-			LockFiles.deleteQuietly(temp);
+			LockDirectory.deleteQuietly(temp);
 		}
 		return next;
 	}

@@ -1,22 +1,34 @@
 package io.github.lockable.store.file;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreHealth;
 import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.LockStoreHealth;
+import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.ReleaseWaiters;
+import io.github.lockable.store.file.LockFileState.Present;
+import io.github.lockable.store.file.LockFileState.Unreadable;
 
 /**
  * A {@link LockStore} of lock files in one directory, for several processes on one host
@@ -24,31 +36,38 @@ import io.github.lockable.store.ReleaseWaiters;
  * for several hosts, not even on a network file system: use the Redis store there.
  * <p>
  * A lock is a file {@code <name>.lock} (see {@link LockFileName}: no key names a file
- * outside the directory) holding metadata only: the key ({@code job}), the holder's pid,
- * host and process start, when the lock was taken and expires, the application version,
- * the fencing token and the owner's token. It is published atomically and exclusively
- * (see {@link LockFiles}), held until its TTL runs out on the wall clock or its holder is
- * known to be dead (see {@link ProcessIdentity}), and every step that reads it and acts on
- * it runs under the directory's {@link LockGuard}, so a release or extend changes only a
- * lock file that holds the caller's token. Fencing tokens come from one
- * {@link FencingCounter} per directory. Everything the store creates is owner-only; a
- * directory another user could tamper with is refused (see {@link DirectorySafety}) when
- * the store is created, with an {@link UnsafeLockDirectoryException}, and later by every
- * call with the code {@code UNSAFE_DIRECTORY}.
+ * outside the directory) holding metadata only (see {@link LockFileFormat}), among it the
+ * owner's token and the fencing token from the directory's {@link FencingCounter}. It is
+ * published atomically and exclusively, held until its TTL runs out on the wall clock or
+ * its holder is known to be dead (see {@link ProcessIdentity}), and every step that reads
+ * it and acts on it runs under the directory's guard (see {@link LockDirectory}), so a
+ * release or extend changes only a lock file that holds the caller's token. Everything the
+ * store creates is owner-only; a directory another user could tamper with is refused (see
+ * {@link DirectorySafety}) when the store is created, with an
+ * {@link UnsafeLockDirectoryException}, and later by every call with the code
+ * {@code UNSAFE_DIRECTORY}.
  * <p>
  * A failed file operation gives {@link AcquireResult.Failed}, or a
  * {@link LockStoreException} from release and extend, coded by the exception's type
  * ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or {@code STORE_ERROR};
  * {@code TIMEOUT} when the guard stayed taken for the store's timeout. Every call blocks for
- * microseconds (an acquire also for forcing the counter to disk), at most that timeout.
- * Another process's release is seen only by reading the file, so
- * {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
+ * microseconds (an acquire also for forcing the counter to disk), at most that timeout, and
+ * returns a stage already complete. Another process's release is seen only by reading the
+ * file, so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
+	private static final Logger logger = LoggerFactory.getLogger(FileLockStore.class);
+
 	private final Path directory;
 
-	private final LockFileSteps steps;
+	private final @Nullable String version;
+
+	private final FileStoreOptions options;
+
+	private final LockDirectory files;
+
+	private final ProcessIdentity identity = ProcessIdentity.current();
 
 	private final ReleaseWaiters waiters = new ReleaseWaiters();
 
@@ -67,7 +86,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	 * As {@link #FileLockStore(Path)}, with the application version written into lock files.
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
-		this(directory, version, FileStoreOptions.defaults());
+		this(directory, version, FileStoreOptions.DEFAULT_GUARD_TIMEOUT);
 	}
 
 	/**
@@ -75,13 +94,14 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	 * directory, after which a call fails with {@code TIMEOUT}.
 	 */
 	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
-		this(directory, version, new FileStoreOptions(FileStoreOptions.defaults().clock(), true, timeout, true,
-				FileStoreOptions.defaults().procRoot()));
+		this(directory, version, FileStoreOptions.defaults(timeout));
 	}
 
 	FileLockStore(Path directory, @Nullable String version, FileStoreOptions options) {
 		this.directory = Objects.requireNonNull(directory, "directory must not be null").toAbsolutePath().normalize();
-		this.steps = new LockFileSteps(this.directory, version, Objects.requireNonNull(options, "options"));
+		this.version = version;
+		this.options = Objects.requireNonNull(options, "options must not be null");
+		this.files = new LockDirectory(this.directory, options.guardTimeout());
 	}
 
 	@Override
@@ -89,83 +109,149 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 		return "file";
 	}
 
+	/** Checks the lock directory now, as at startup, and that it is a writable directory. */
 	@Override
 	public Status checkHealth() {
-		LockDirectoryStatus status = checkDirectory();
-		return new Status(status.isUsable(), status.details());
-	}
-
-	/**
-	 * Checks the lock directory now, as at startup, and that it is a writable directory.
-	 * @return what the check found
-	 */
-	public LockDirectoryStatus checkDirectory() {
 		return DirectorySafety.status(this.directory);
 	}
 
-	/**
-	 * Runs on the caller's thread and returns a stage already complete, as the other
-	 * operations do: the store is blocking by nature.
-	 */
+	/** Creates a free lock with the atomic, exclusive create, and replaces a stale one. */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return CompletableFuture.completedFuture(acquireNow(request));
-	}
-
-	@Override
-	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		long requested = System.nanoTime();
+		LockFileName name = LockFileName.of(request.key());
 		try {
-			return CompletableFuture.completedFuture(releaseNow(lease));
+			return CompletableFuture.completedFuture(this.files.run("acquire", request.key(), (real) -> {
+				Path lock = name.lockFile(real);
+				for (int attempt = 1; attempt <= 3; attempt++) {
+					LockFileState state = LockDirectory.read(lock);
+					Instant now = now();
+					AcquireResult.Held held = held(state, now, request.ttl());
+					if (held != null) {
+						return held;
+					}
+					LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
+							this.identity, now, now.plus(request.ttl()), this.version);
+					boolean create = state == LockFileState.Missing.INSTANCE;
+					if (LockDirectory.publish(lock, name, bytes(mine), create, this.options.hardLinks())) {
+						if (!create) {
+							logReclaim(request.key(), state, now);
+						}
+						this.backoff.reset(request.key());
+						return new AcquireResult.Acquired(new LockHandle(this, new LockLease(request.key(), mine.token(),
+								mine.fencingToken(), now, request.ttl()), requested));
+					}
+					// created by something that ignores the guard: read it again
+				}
+				throw new IOException("Lock file " + lock + " keeps appearing and disappearing");
+			}));
 		}
 		catch (LockStoreException ex) {
-			return CompletableFuture.failedFuture(ex);
+			return CompletableFuture.completedFuture(new AcquireResult.Failed(ex));
 		}
 	}
 
+	/** The answer for a lock that is held, or {@code null} if it is free or stale. */
+	private AcquireResult.@Nullable Held held(LockFileState state, Instant now, Duration ttl) {
+		if (state instanceof Present present) {
+			LockMetadata holder = present.metadata();
+			boolean dead = this.options.detectDeadHolders()
+					&& holder.holder().isKnownDead(this.identity, this.options.procRoot());
+			return (holder.isExpired(now) || dead) ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
+		}
+		if (state instanceof Unreadable unreadable && now.isBefore(unreadable.modified().plus(ttl))) {
+			// held for one TTL of the request from its last change; the file's time can be finer than the clock's
+			Duration age = Duration.between(unreadable.modified(), now);
+			Duration left = ttl.minus(age);
+			return new AcquireResult.Held((left.compareTo(ttl) > 0) ? ttl : left, age.isNegative() ? Duration.ZERO : age);
+		}
+		return null;
+	}
+
+	private static void logReclaim(String key, LockFileState state, Instant now) {
+		if (state instanceof Present present) {
+			LockMetadata holder = present.metadata();
+			boolean expired = holder.isExpired(now);
+			logger.atLevel(expired ? Level.INFO : Level.WARN)
+				.log("Reclaimed the lock '{}' of pid {} on {}: {}ms after {}", key, holder.holder().pid(),
+						holder.holder().host(),
+						Duration.between(expired ? holder.expiresAt() : holder.startedAt(), now).toMillis(),
+						expired ? "it expired" : "it was taken, by a process that ended without releasing it");
+		}
+		else {
+			logger.warn("Replaced the unreadable lock file of '{}', last modified {}", key,
+					((Unreadable) state).modified());
+		}
+	}
+
+	/** Deletes the lock file if it holds the lease's token; a lapsed lock is not the owner's. */
+	@Override
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		LockFileName name = LockFileName.of(lease.key());
+		return complete(() -> {
+			ReleaseResult result = this.files.run("release", lease.key(), (real) -> {
+				Path lock = name.lockFile(real);
+				LockMetadata owned = owned(lock, lease);
+				if (owned == null) {
+					return ReleaseResult.NOT_OWNER;
+				}
+				Files.deleteIfExists(lock);
+				return owned.isExpired(now()) ? ReleaseResult.NOT_OWNER : ReleaseResult.RELEASED;
+			});
+			// outside the guard: a woken waiter may acquire the key at once, on this thread
+			this.backoff.reset(lease.key());
+			this.waiters.released(lease.key());
+			return result;
+		});
+	}
+
+	/** Moves the expiry of the lock file, if it holds the lease's token and has not lapsed. */
 	@Override
 	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
 		if (ttl.toMillis() < 1) {
 			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
 		}
-		try {
-			return CompletableFuture.completedFuture(this.steps.extend(lease, ttl));
-		}
-		catch (LockStoreException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
+		LockFileName name = LockFileName.of(lease.key());
+		return complete(() -> this.files.run("extend", lease.key(), (real) -> {
+			Path lock = name.lockFile(real);
+			Instant now = now();
+			LockMetadata owned = owned(lock, lease);
+			return owned != null && !owned.isExpired(now)
+					&& LockDirectory.publish(lock, name, bytes(owned.withExpiresAt(now.plus(ttl))), false, false);
+		}));
 	}
 
 	/** The token recorded in the lock file at the acquire, while the lease still owns the lock. */
 	@Override
 	public CompletionStage<Long> fencingToken(LockLease lease) {
+		LockFileName name = LockFileName.of(lease.key());
+		return complete(() -> this.files.run("fencingToken", lease.key(), (real) -> {
+			LockMetadata owned = owned(name.lockFile(real), lease);
+			return (owned != null && !owned.isExpired(now())) ? lease.fencingToken() : 0L;
+		}));
+	}
+
+	/** What the lock file says, if it holds the lease's token. */
+	private static @Nullable LockMetadata owned(Path lock, LockLease lease) throws IOException {
+		return (LockDirectory.read(lock) instanceof Present present && present.metadata().isOwnedBy(lease.token()))
+				? present.metadata() : null;
+	}
+
+	private static <T> CompletionStage<T> complete(Supplier<T> call) {
 		try {
-			return CompletableFuture.completedFuture(this.steps.isOwned(lease) ? lease.fencingToken() : 0L);
+			return CompletableFuture.completedFuture(call.get());
 		}
 		catch (LockStoreException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
 	}
 
-	private AcquireResult acquireNow(LockRequest request) {
-		long requested = System.nanoTime();
-		try {
-			return this.steps.acquire(request, (mine) -> {
-				this.backoff.reset(request.key());
-				return new AcquireResult.Acquired(new LockHandle(this, new LockLease(request.key(), mine.token(),
-						mine.fencingToken(), mine.startedAt(), request.ttl()), requested));
-			});
-		}
-		catch (LockStoreException ex) {
-			return new AcquireResult.Failed(ex);
-		}
+	private static byte[] bytes(LockMetadata metadata) {
+		return LockFileFormat.write(metadata).getBytes(StandardCharsets.US_ASCII);
 	}
 
-	private ReleaseResult releaseNow(LockLease lease) {
-		ReleaseResult result = this.steps.release(lease);
-		// outside the guard: a woken waiter may acquire the key at once, on this thread
-		this.backoff.reset(lease.key());
-		this.waiters.released(lease.key());
-		return result;
+	private Instant now() {
+		return this.options.clock().instant().truncatedTo(ChronoUnit.MILLIS);
 	}
 
 	/**

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a {@link FileLockStore} works; tests set other values than {@link #defaults()}.
+ * How a {@link FileLockStore} works; tests set other values than {@link #defaults(Duration)}.
  *
  * @param clock the wall clock that lock files are written and judged by
  * @param detectDeadHolders whether the lock of a holder known to be dead is reclaimed at
@@ -29,8 +29,8 @@ record FileStoreOptions(Clock clock, boolean detectDeadHolders, Duration guardTi
 		}
 	}
 
-	static FileStoreOptions defaults() {
-		return new FileStoreOptions(Clock.systemUTC(), true, DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc"));
+	static FileStoreOptions defaults(Duration guardTimeout) {
+		return new FileStoreOptions(Clock.systemUTC(), true, guardTimeout, true, Path.of("/proc"));
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,8 +39,6 @@ import org.jspecify.annotations.Nullable;
 record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable String pidNamespace,
 		@Nullable Long startTicks) {
 
-	private static final Path PROC = Path.of("/proc");
-
 	private static final Set<String> HIDING = Set.of("2", "invisible", "4", "ptraceable");
 
 	/** Whether a process table shows every process; mount options do not change under us. */
@@ -61,9 +60,9 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 	 * @return {@code true} only when the process is known to be dead
 	 */
 	boolean isKnownDead(ProcessIdentity observer, Path proc) {
-		if (equals(observer) || this.bootId == null || this.pidNamespace == null || this.startTicks == null
-				|| !this.host.equals(observer.host) || !this.bootId.equals(observer.bootId)
-				|| !this.pidNamespace.equals(observer.pidNamespace)) {
+		if (equals(observer) || this.startTicks == null || !this.host.equals(observer.host)
+				|| !Objects.equals(this.bootId, observer.bootId) || this.bootId == null
+				|| !Objects.equals(this.pidNamespace, observer.pidNamespace) || this.pidNamespace == null) {
 			return false;
 		}
 		try {
@@ -88,23 +87,25 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 					options = fields.get(separator + 3);
 				}
 			}
-			if (options != null && Set.of(options.split(",")).stream()
-				.noneMatch((option) -> option.startsWith("hidepid=") && HIDING.contains(option.substring(8)))) {
-				return true;
-			}
-			// hiding, or a mount not found: only a process of another user on view vouches
-			long me = DirectorySafety.effectiveUid(proc);
-			try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc,
-					(entry) -> entry.getFileName().toString().chars().allMatch(Character::isDigit))) {
-				for (Path entry : entries) {
-					if (DirectorySafety.owner(entry) != me) {
-						return true;
-					}
-				}
-			}
+			return (options != null && Stream.of(options.split(","))
+				.noneMatch((option) -> option.startsWith("hidepid=") && HIDING.contains(option.substring(8))))
+					|| showsAnotherUsersProcess(proc);
 		}
 		catch (IOException | RuntimeException ex) {
-			// in doubt: hiding
+			return false;
+		}
+	}
+
+	/** Hiding, or a mount not found: only a process of another user on view vouches. */
+	private static boolean showsAnotherUsersProcess(Path proc) throws IOException {
+		long me = DirectorySafety.effectiveUid(proc);
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc,
+				(entry) -> entry.getFileName().toString().chars().allMatch(Character::isDigit))) {
+			for (Path entry : entries) {
+				if (DirectorySafety.owner(entry) != me) {
+					return true;
+				}
+			}
 		}
 		return false;
 	}
@@ -116,7 +117,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 
 		static @Nullable ProcStat read(Path proc, long pid) throws IOException {
 			try {
-				return parse(Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8));
+				return parse(Files.readString(proc.resolve(pid + "/stat"), StandardCharsets.UTF_8));
 			}
 			catch (NoSuchFileException ex) {
 				return null;
@@ -141,32 +142,31 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 
 	private static final class Current {
 
-		private static final ProcessIdentity IDENTITY = read();
+		private static final ProcessIdentity IDENTITY = read(Path.of("/proc"));
 
-		private static ProcessIdentity read() {
+		private static ProcessIdentity read(Path proc) {
 			long pid = ProcessHandle.current().pid();
-			String host = readLine(PROC.resolve("sys/kernel/hostname"));
-			Long startTicks;
-			String pidNamespace;
+			String host = readLine(proc.resolve("sys/kernel/hostname"));
+			Long startTicks = null;
+			String pidNamespace = null;
 			try {
-				startTicks = ProcStat.read(PROC, pid).startTicks();
-				pidNamespace = Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString();
+				startTicks = ProcStat.read(proc, pid).startTicks();
+				pidNamespace = Files.readSymbolicLink(proc.resolve("self/ns/pid")).toString();
 			}
 			catch (IOException | RuntimeException ex) {
 				startTicks = null;
 				pidNamespace = null;
 			}
-			return new ProcessIdentity((host == null || host.isEmpty()) ? hostName() : host, pid,
-					readLine(PROC.resolve("sys/kernel/random/boot_id")), pidNamespace, startTicks);
-		}
-
-		private static String hostName() {
-			try {
-				return InetAddress.getLocalHost().getHostName();
+			if (host == null || host.isEmpty()) {
+				try {
+					host = InetAddress.getLocalHost().getHostName();
+				}
+				catch (IOException | RuntimeException ex) {
+					host = "unknown";
+				}
 			}
-			catch (IOException | RuntimeException ex) {
-				return "unknown";
-			}
+			return new ProcessIdentity(host, pid, readLine(proc.resolve("sys/kernel/random/boot_id")), pidNamespace,
+					startTicks);
 		}
 
 		private static @Nullable String readLine(Path file) {
