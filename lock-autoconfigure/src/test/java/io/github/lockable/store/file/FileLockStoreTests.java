@@ -162,7 +162,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested))).isEqualTo("rwx------");
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve("perm.lock"))))
 			.isEqualTo("rw-------");
-		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve(LockDirectory.GUARD_FILE))))
+		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve(LockGuard.FILE_NAME))))
 			.isEqualTo("rw-------");
 		Stages.join(handle.extend(LONG_TTL));
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(nested.resolve("perm.lock"))))
@@ -181,7 +181,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 		}
 		try (Stream<Path> files = Files.list(this.directory)) {
 			assertThat(files).map((file) -> file.getFileName().toString())
-				.containsExactlyInAnyOrder(LockDirectory.GUARD_FILE, FencingCounter.FILE_NAME);
+				.containsExactlyInAnyOrder(LockGuard.FILE_NAME, FencingCounter.FILE_NAME);
 		}
 	}
 
@@ -253,15 +253,15 @@ class FileLockStoreTests extends LockStoreContractTests {
 		Files.delete(this.directory);
 		LockHandle handle = acquired(key("gone"), LONG_TTL).handle();
 		held(key("gone"), LONG_TTL);
-		assertThat(Files.exists(this.directory.resolve(LockDirectory.GUARD_FILE))).isTrue();
+		assertThat(Files.exists(this.directory.resolve(LockGuard.FILE_NAME))).isTrue();
 		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
 	}
 
 	@Test
 	void guardFileReplacedBehindTheStoresBackIsOpenedAgain() throws IOException {
 		Stages.join(acquired(key("guard"), LONG_TTL).handle().release());
-		Files.delete(this.directory.resolve(LockDirectory.GUARD_FILE));
-		Files.createFile(this.directory.resolve(LockDirectory.GUARD_FILE));
+		Files.delete(this.directory.resolve(LockGuard.FILE_NAME));
+		Files.createFile(this.directory.resolve(LockGuard.FILE_NAME));
 		LockHandle handle = acquired(key("guard"), LONG_TTL).handle();
 		held(key("guard"), LONG_TTL);
 		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
@@ -287,7 +287,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key("stuck"), LONG_TTL)))).handle();
 		// Inside one JVM the whole-file lock makes the store's byte lock overlap; from another
 		// process it would be a stopped holder of the guard. Either way the guard is taken.
-		try (FileChannel channel = FileChannel.open(this.directory.resolve(LockDirectory.GUARD_FILE),
+		try (FileChannel channel = FileChannel.open(this.directory.resolve(LockGuard.FILE_NAME),
 				StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
 			AcquireResult result = Stages.join(store.acquire(new LockRequest(key("stuck"), LONG_TTL)));
 			assertThat(result).isInstanceOf(AcquireResult.Failed.class);

@@ -53,11 +53,10 @@ final class FencingCounter {
 
 	private static long read(Path counter) throws IOException {
 		try {
-			if (Files.size(counter) <= MAX_SIZE && !Files.isSymbolicLink(counter)) {
-				long value = Long.parseLong(Files.readString(counter, StandardCharsets.US_ASCII).strip());
-				if (value >= 0) {
-					return value;
-				}
+			long value = (Files.size(counter) <= MAX_SIZE && !Files.isSymbolicLink(counter))
+					? Long.parseLong(Files.readString(counter, StandardCharsets.US_ASCII).strip()) : -1;
+			if (value >= 0) {
+				return value;
 			}
 		}
 		catch (NoSuchFileException ex) {

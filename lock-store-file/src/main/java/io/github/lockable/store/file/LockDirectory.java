@@ -3,7 +3,6 @@ package io.github.lockable.store.file;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -17,15 +16,9 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -38,16 +31,7 @@ import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 /**
  * The lock directory of a store: created owner-only when first needed (again if it was
  * deleted), refused if unsafe (see {@link DirectorySafety}), and the file operations on its
- * lock files, each run as a step under its guard.
- * <p>
- * The guard is the short critical section of the directory among all threads and processes
- * of the host, so that reading a lock file and acting on it is one step: an OS lock on
- * {@value #GUARD_FILE}, which the kernel drops when a process dies, plus a lock inside the
- * JVM, as OS locks belong to the process. One guard per directory: every acquire draws its
- * token from the directory's one {@link FencingCounter} anyway. The OS lock is polled with a
- * pause growing to 1ms up to the store's timeout (its holder keeps it for microseconds
- * unless stopped or stuck); a guard file replaced behind the store's back is noticed by its
- * file key and opened again. An interrupt neither cuts a step short nor is lost.
+ * lock files, each run as a step under its {@link LockGuard}.
  * <p>
  * A new lock is written completely to a temporary file and published with a hard link,
  * atomic and failing if the lock file exists, so nobody sees a half-written lock; where
@@ -59,25 +43,15 @@ import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
  */
 final class LockDirectory {
 
-	/** Name of the guard file; never a lock or temporary file name. */
-	static final String GUARD_FILE = "lockable.guard";
-
 	private static final Logger logger = LoggerFactory.getLogger(LockDirectory.class);
 
 	/** Far more than a lock file with the longest key; anything larger is not ours. */
 	private static final int MAX_SIZE = 1 << 20;
 
-	private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
-	private static final Object MISSING = new Object();
-
 	private static final Map<Class<?>, String> CODES = Map.of(AccessDeniedException.class, "EACCES",
 			NoSuchFileException.class, "ENOENT", NotDirectoryException.class, "ENOTDIR",
 			FileAlreadyExistsException.class, "EEXIST", DirectoryNotEmptyException.class, "ENOTEMPTY",
 			FileSystemLoopException.class, "ELOOP");
-
-	/** One JVM lock per real directory path, shared by every store of the JVM. */
-	private static final ConcurrentHashMap<Path, ReentrantLock> jvmLocks = new ConcurrentHashMap<>();
 
 	private final Path directory;
 
@@ -104,24 +78,24 @@ final class LockDirectory {
 	 * Runs a step under the guard, given the directory's real path; if the directory
 	 * vanished (deleted by hand or by a cleaner), prepares it again and retries once.
 	 */
-	<T> T run(String operation, String key, Step<T> step) {
+	<T> T run(String operation, String key, LockGuard.Step<T> step) {
 		try {
 			Path real = prepared();
 			try {
-				return guarded(real, step);
+				return LockGuard.call(real, this.timeout, step);
 			}
 			catch (NoSuchFileException ex) {
 				if (Files.isDirectory(real)) {
 					throw ex;
 				}
 				this.prepared = null;
-				return guarded(prepared(), step);
+				return LockGuard.call(prepared(), this.timeout, step);
 			}
 		}
 		catch (IOException ex) {
 			throw failure(operation, key, ex.getMessage(), CODES.getOrDefault(ex.getClass(), LockStoreException.GENERIC_CODE), ex);
 		}
-		catch (GuardTimeoutException ex) {
+		catch (LockGuard.GuardTimeoutException ex) {
 			throw failure(operation, key, "its guard stayed taken for " + this.timeout.toMillis()
 					+ "ms (another process is stopped or stuck while holding it)", "TIMEOUT", ex);
 		}
@@ -170,76 +144,6 @@ final class LockDirectory {
 		real = this.directory.toRealPath();
 		this.prepared = real;
 		return real;
-	}
-
-	private <T> T guarded(Path real, Step<T> step) throws IOException, GuardTimeoutException {
-		long deadline = System.nanoTime() + this.timeout.toNanos();
-		// a file channel closes itself when its thread is interrupted: the interrupt waits for the step
-		boolean interrupted = Thread.interrupted();
-		ReentrantLock jvmLock = jvmLocks.computeIfAbsent(real, (path) -> new ReentrantLock(true));
-		try {
-			while (true) {
-				try {
-					if (!jvmLock.tryLock(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-						throw new GuardTimeoutException();
-					}
-					break;
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-			}
-			try {
-				Path file = real.resolve(GUARD_FILE);
-				for (int attempt = 1; attempt <= 5; attempt++) {
-					Object before = fileKey(file);
-					try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE,
-							StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), DirectorySafety.ownerOnlyFile(file))) {
-						for (long pause = 10_000; !tryLock(channel); pause = Math.min(pause * 2, MAX_PAUSE_NANOS)) {
-							long remaining = deadline - System.nanoTime();
-							if (remaining <= 0) {
-								throw new GuardTimeoutException();
-							}
-							LockSupport.parkNanos(Math.min(pause, remaining));
-							interrupted |= Thread.interrupted();
-						}
-						// the path named one file before opening and once locked: the channel has that file
-						if (before != MISSING && Objects.equals(before, fileKey(file))) {
-							return step.run(real);
-						}
-					}
-				}
-				throw new IOException("Guard file " + file + " keeps being replaced");
-			}
-			finally {
-				jvmLock.unlock();
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	private static boolean tryLock(FileChannel channel) throws IOException {
-		try {
-			return channel.tryLock() != null;
-		}
-		catch (OverlappingFileLockException ex) {
-			// another channel of this JVM holds it (the directory by a second real path): wait
-			return false;
-		}
-	}
-
-	/** The file's key, {@link #MISSING} without a file, {@code null} where the file system has none. */
-	private static @Nullable Object fileKey(Path file) throws IOException {
-		try {
-			return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-		}
-		catch (NoSuchFileException ex) {
-			return MISSING;
-		}
 	}
 
 	static LockFileState read(Path lock) throws IOException {
@@ -343,28 +247,6 @@ final class LockDirectory {
 				deleteQuietly(file);
 			}
 		}
-	}
-
-	/**
-	 * A step on the lock files of the directory, run under its guard.
-	 */
-	@FunctionalInterface
-	interface Step<T> {
-
-		T run(Path directory) throws IOException;
-
-	}
-
-	/**
-	 * The guard stayed taken for the whole timeout: another process holding it is stopped
-	 * or stuck.
-	 */
-	static final class GuardTimeoutException extends Exception {
-
-		GuardTimeoutException() {
-			super("Timed out waiting for the lock guard", null, false, false);
-		}
-
 	}
 
 }

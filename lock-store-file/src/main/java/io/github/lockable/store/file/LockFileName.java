@@ -87,29 +87,17 @@ record LockFileName(String base) {
 		}
 	}
 
-	/**
-	 * The lock file of this name in a directory.
-	 * @param directory the lock directory
-	 * @return the lock file
-	 */
+	/** The lock file of this name in a directory. */
 	Path lockFile(Path directory) {
 		return inside(directory, this.base + LOCK_SUFFIX);
 	}
 
-	/**
-	 * A hidden temporary file of this name in a directory, unique per {@code unique}.
-	 * @param directory the lock directory
-	 * @param unique a value no other temporary file of this name uses, such as a token
-	 * @return the temporary file
-	 */
+	/** A hidden temporary file of this name in a directory, one per {@code unique} value. */
 	Path tempFile(Path directory, String unique) {
 		return inside(directory, "." + this.base + "." + unique + TEMP_SUFFIX);
 	}
 
-	/**
-	 * Resolves a file name and checks that it names a direct child of the directory: the
-	 * encoding guarantees it, the check keeps it guaranteed.
-	 */
+	/** A direct child of the directory: the encoding guarantees it, the check keeps it guaranteed. */
 	private static Path inside(Path directory, String fileName) {
 		Path file = directory.resolve(fileName);
 		if (!directory.equals(file.getParent()) || !fileName.equals(file.getFileName().toString())) {
