@@ -6,10 +6,8 @@ import io.micrometer.observation.ObservationRegistry;
 
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
-import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.LockableConfigurationException;
-import io.github.lockable.aop.LostLockRollback;
-import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
+import io.github.lockable.aop.LockableAdvice;
 import io.github.lockable.core.DefaultLockTemplate;
 import io.github.lockable.core.LockFlow;
 import io.github.lockable.core.LockKeys;
@@ -21,9 +19,11 @@ import io.github.lockable.observation.LockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockExecutionObservationConvention;
 import io.github.lockable.store.LockStore;
 
+import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,8 +32,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Auto-configuration of {@link Lockable @Lockable}: the lock store chosen by
@@ -121,51 +123,63 @@ public class LockableAutoConfiguration {
 	 * call, and observes nothing without one.
 	 */
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(type = "io.github.lockable.aop.LockableAdvisor")
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LockableAdvisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
+	static Advisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
 			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager,
 			ObjectProvider<LockRenewals> renewals, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
 			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
-		LockableAdvisor advisor = new LockableAdvisor(() -> properties.getObject().getDefaultTtl(),
+		return LockableAdvice.advisor(() -> properties.getObject().getDefaultTtl(),
 				() -> properties.getObject().getDefaultConflictPolicy(), () -> properties.getObject().getStoreFailure(),
-				keys::getObject, lockManager::getObject, () -> ContinuationExecutors.from(beanFactory), renewals::getObject);
-		advisor.setOrder(() -> properties.getObject().getOrder());
-		advisor.setObservationRegistry(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
-		advisor.setObservationConventions(acquisitionConvention::getIfUnique, executionConvention::getIfUnique);
-		return advisor;
+				() -> properties.getObject().getOrder(), keys::getObject, lockManager::getObject,
+				() -> ContinuationExecutors.from(beanFactory), renewals::getObject,
+				() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP), acquisitionConvention::getIfUnique,
+				executionConvention::getIfUnique);
 	}
 
 	/**
 	 * Spring Boot applies {@code TransactionExecutionListener} beans to the transaction
-	 * managers it configures. In a class of its own: its bean type implements a spring-tx
+	 * managers it configures. In a class of its own: the listener implements a spring-tx
 	 * interface, which an application without spring-tx cannot load.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.transaction.TransactionExecutionListener")
+	@ConditionalOnBooleanProperty(name = "lockable.rollback-on-lost-lock", matchIfMissing = true)
+	@Import(LostLockRollbackConfiguration.Registrar.class)
 	static class LostLockRollbackConfiguration {
 
-		@Bean
-		@ConditionalOnBooleanProperty(name = "lockable.rollback-on-lost-lock", matchIfMissing = true)
-		@ConditionalOnMissingBean
-		static LostLockRollback lostLockRollback() {
-			return new LostLockRollback();
+		static class Registrar implements ImportBeanDefinitionRegistrar {
+
+			@Override
+			public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata,
+					BeanDefinitionRegistry registry) {
+				LockableAdvice.registerLostLockRollback(registry);
+			}
+
 		}
 
 	}
 
-	/** In a class of its own, for an application without Bean Validation. */
+	/**
+	 * In a class of its own, for an application without Bean Validation. The post-processor
+	 * is registered by its class rather than from a bean method, whose return type would
+	 * hide from the auto-proxy creator that it is AOP infrastructure.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = { "org.springframework.validation.beanvalidation.MethodValidationInterceptor",
 			"jakarta.validation.executable.ExecutableValidator" })
+	@Import(ValidationBeforeLockConfiguration.Registrar.class)
 	static class ValidationBeforeLockConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean
-		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static ValidationBeforeLockPostProcessor validationBeforeLockPostProcessor() {
-			return new ValidationBeforeLockPostProcessor();
+		static class Registrar implements ImportBeanDefinitionRegistrar {
+
+			@Override
+			public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata,
+					BeanDefinitionRegistry registry) {
+				LockableAdvice.registerValidationBeforeLock(registry);
+			}
+
 		}
 
 	}

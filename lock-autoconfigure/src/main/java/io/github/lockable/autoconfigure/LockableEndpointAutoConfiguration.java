@@ -1,11 +1,10 @@
 package io.github.lockable.autoconfigure;
 
-import java.util.List;
-
 import io.github.lockable.actuate.LockableEndpoint;
-import io.github.lockable.aop.LockableAdvisor;
+import io.github.lockable.aop.LockableAdvice;
 import io.github.lockable.core.LockManager;
 
+import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -33,9 +32,8 @@ public class LockableEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockManager.class)
 	@ConditionalOnAvailableEndpoint
-	LockableEndpoint lockableEndpoint(LockManager lockManager, ObjectProvider<LockableAdvisor> advisor) {
-		return new LockableEndpoint(lockManager,
-				() -> advisor.stream().findFirst().map(LockableAdvisor::lockableMethods).orElse(List.of()));
+	LockableEndpoint lockableEndpoint(LockManager lockManager, ObjectProvider<Advisor> advisors) {
+		return new LockableEndpoint(lockManager, LockableAdvice.lockableMethods(advisors));
 	}
 
 }

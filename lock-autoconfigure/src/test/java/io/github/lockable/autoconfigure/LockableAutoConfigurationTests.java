@@ -2,6 +2,7 @@ package io.github.lockable.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +17,6 @@ import io.github.lockable.LockConflictException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
-import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.DefaultLockTemplate;
@@ -30,6 +30,7 @@ import io.github.lockable.store.redis.RedisLockStore;
 import io.github.lockable.test.BootLine;
 import io.github.lockable.web.LockableExceptionHandler;
 
+import org.springframework.aop.Advisor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -40,8 +41,10 @@ import org.springframework.boot.info.GitProperties;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.mock.env.MockEnvironment;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -60,8 +63,8 @@ class LockableAutoConfigurationTests {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(RedisLockStore.class)
 				.hasSingleBean(LockManager.class)
-				.hasSingleBean(LockableAdvisor.class)
 				.hasSingleBean(LettuceConnectionFactory.class);
+			assertThat(lockableAdvisors(context)).hasSize(1);
 			assertThat(context.getBean(LockManager.class).store()).isSameAs(context.getBean(LockStore.class));
 			assertThat(context).doesNotHaveBean(LockableExceptionHandler.class);
 		});
@@ -115,8 +118,8 @@ class LockableAutoConfigurationTests {
 			.withUserConfiguration(JobConfiguration.class)
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(LockManager.class)
-					.doesNotHaveBean(LockStore.class)
-					.doesNotHaveBean(LockableAdvisor.class);
+					.doesNotHaveBean(LockStore.class);
+				assertThat(lockableAdvisors(context)).isEmpty();
 				assertThat(AopUtils.isAopProxy(context.getBean(Job.class))).isFalse();
 			});
 	}
@@ -210,10 +213,11 @@ class LockableAutoConfigurationTests {
 	@Test
 	void adviceOrderIsAProperty() {
 		this.runner.withPropertyValues("lockable.store=memory").run((context) -> {
-			assertThat(context.getBean(LockableAdvisor.class).getOrder()).isEqualTo(Integer.MAX_VALUE - 1);
+			assertThat(lockableAdvisors(context)).singleElement().extracting(Ordered::getOrder)
+				.isEqualTo(Integer.MAX_VALUE - 1);
 		});
 		this.runner.withPropertyValues("lockable.store=memory", "lockable.order=42").run((context) -> {
-			assertThat(context.getBean(LockableAdvisor.class).getOrder()).isEqualTo(42);
+			assertThat(lockableAdvisors(context)).singleElement().extracting(Ordered::getOrder).isEqualTo(42);
 		});
 	}
 
@@ -370,6 +374,16 @@ class LockableAutoConfigurationTests {
 		this.runner.withPropertyValues("lockable.store=memory", "job.ttl=5s")
 			.withUserConfiguration(JobConfiguration.class)
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	/** The advisors of Lockable's package-private type, whose name is all a test here can see. */
+	private static List<Ordered> lockableAdvisors(ApplicationContext context) {
+		return context.getBeansOfType(Advisor.class)
+			.values()
+			.stream()
+			.filter((advisor) -> advisor.getClass().getName().equals("io.github.lockable.aop.LockableAdvisor"))
+			.map(Ordered.class::cast)
+			.toList();
 	}
 
 	private static LockableConfigurationException rootCause(Throwable failure) {

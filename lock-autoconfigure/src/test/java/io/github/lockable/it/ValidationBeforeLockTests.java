@@ -12,7 +12,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.github.lockable.aop.LockableAdvisor;
 import io.github.lockable.it.ValidatedApplication.Notes;
 import io.github.lockable.it.ValidatedApplication.Renames;
 import io.github.lockable.test.CallerThreads;
@@ -21,6 +20,7 @@ import io.github.lockable.test.redis.RedisTestServer;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -51,6 +51,10 @@ class ValidationBeforeLockTests {
 
 	@Autowired
 	private RecordingLockStore store;
+
+	@Autowired
+	@Qualifier("lockableAdvisor")
+	private Advisor lockableAdvisor;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
@@ -98,7 +102,7 @@ class ValidationBeforeLockTests {
 	void validationAdviceSitsBeforeTheLockWhichSitsBeforeTheTransaction() {
 		List<Advisor> advisors = advisors(this.renames);
 		int validation = indexOf(advisors, (advisor) -> advisor.getAdvice() instanceof MethodValidationInterceptor);
-		int lock = indexOf(advisors, LockableAdvisor.class::isInstance);
+		int lock = indexOf(advisors, (advisor) -> advisor == this.lockableAdvisor);
 		int transaction = indexOf(advisors, (advisor) -> advisor.getAdvice() instanceof TransactionInterceptor);
 		assertThat(validation).isNotNegative().isLessThan(lock);
 		assertThat(lock).isLessThan(transaction);
@@ -107,7 +111,7 @@ class ValidationBeforeLockTests {
 	@Test
 	void beanWithoutLockKeepsSpringsOrderWithValidationInnermost() {
 		List<Advisor> advisors = advisors(this.notes);
-		assertThat(advisors).noneMatch(LockableAdvisor.class::isInstance);
+		assertThat(advisors).doesNotContain(this.lockableAdvisor);
 		assertThat(indexOf(advisors, (advisor) -> advisor.getAdvice() instanceof TransactionInterceptor))
 			.isLessThan(indexOf(advisors, (advisor) -> advisor.getAdvice() instanceof MethodValidationInterceptor));
 		assertThat(advisors.get(advisors.size() - 1).getAdvice()).isInstanceOf(MethodValidationInterceptor.class);

@@ -42,7 +42,7 @@ import org.springframework.util.function.SingletonSupplier;
  * {@code @Transactional} advice at Spring's default order: the lock is taken before the
  * transaction begins and released after it commits or rolls back.
  */
-public class LockableAdvisor extends AbstractPointcutAdvisor
+class LockableAdvisor extends AbstractPointcutAdvisor
 		implements BeanFactoryAware, EnvironmentAware, SmartInitializingSingleton {
 
 	private final transient Pointcut pointcut;

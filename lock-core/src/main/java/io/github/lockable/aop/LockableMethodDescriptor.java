@@ -10,7 +10,7 @@ import io.github.lockable.Lockable;
 /**
  * How one {@link Lockable @Lockable} method locks, as worked out at startup: defaults and
  * placeholders resolved. It holds no argument value. The {@code lockable} Actuator endpoint
- * shows these; {@link LockableAdvisor#lockableMethods()} lists them.
+ * shows these; {@link LockableAdvice#lockableMethods} lists them.
  *
  * @param method the method, as {@code ClassName.method(ParameterTypes)}
  * @param key the full static key, or {@code null} when a resolver makes the key

@@ -20,7 +20,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * committed. Failing {@code beforeCommit} instead rolls back and tells the caller, with a
  * {@link LockLostException}.
  */
-public final class LostLockRollback implements TransactionExecutionListener {
+final class LostLockRollback implements TransactionExecutionListener {
 
 	/**
 	 * Creates the listener; Spring Boot applies it to the transaction managers it

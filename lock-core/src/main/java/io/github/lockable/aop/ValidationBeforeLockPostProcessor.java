@@ -23,13 +23,13 @@ import org.springframework.validation.beanvalidation.MethodValidationPostProcess
  * <p>
  * It must run after the {@code MethodValidationPostProcessor}, and so is not
  * {@link org.springframework.core.Ordered Ordered}: Spring applies post-processors without
- * an order after every ordered one, and that one has an order. Declare it from a
- * {@code static} bean method without parameters, returning this type, so that creating it
- * creates no other bean: as AOP infrastructure ({@link AopInfrastructureBean}) it is
- * skipped by the auto-proxy creator, which would otherwise look up, and so create, every
- * advisor and its dependencies before all post-processors are in place.
+ * an order after every ordered one, and that one has an order. It is registered by its
+ * class ({@link LockableAdvice#registerValidationBeforeLock}), so that creating it creates no
+ * other bean: as AOP infrastructure ({@link AopInfrastructureBean}) it is skipped by the
+ * auto-proxy creator, which would otherwise look up, and so create, every advisor and its
+ * dependencies before all post-processors are in place.
  */
-public final class ValidationBeforeLockPostProcessor implements BeanPostProcessor, AopInfrastructureBean {
+final class ValidationBeforeLockPostProcessor implements BeanPostProcessor, AopInfrastructureBean {
 
 	private static final Logger logger = LoggerFactory.getLogger(ValidationBeforeLockPostProcessor.class);
 

@@ -3,9 +3,11 @@
  * startup check of their declarations and their ahead-of-time hints, all fed by one
  * attribute source that reads the annotation.
  * <p>
- * Internal: the few public types here are public only for Lockable's auto-configuration
- * and Actuator endpoint in other packages; they are no API and may change in any release.
- * Use the root package {@code io.github.lockable} instead.
+ * Internal: {@link io.github.lockable.aop.LockableAdvice} is public only so that Lockable's
+ * auto-configuration can build the package-private parts, and
+ * {@link io.github.lockable.aop.LockableMethodDescriptor} only as what the Actuator endpoint
+ * shows; neither is API and both may change in any release. Use the root package
+ * {@code io.github.lockable} instead.
  */
 @NullMarked
 package io.github.lockable.aop;

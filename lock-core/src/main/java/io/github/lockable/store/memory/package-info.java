@@ -1,9 +1,8 @@
 /**
  * The in-memory lock store: one JVM.
  * <p>
- * The store class is public so that an application can construct or replace its store;
- * every other public type here exists for Lockable's auto-configuration and health
- * indicators and is internal: it may change in any release.
+ * The store class, the only type here, is public so that an application or a test can
+ * construct or replace its store.
  */
 @NullMarked
 package io.github.lockable.store.memory;

@@ -315,7 +315,7 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 * @throws LockStoreException when no connection opens or the probe does not answer in
 	 * time
 	 */
-	public RedisServerStatus checkServer() {
+	RedisServerStatus checkServer() {
 		long deadline = System.nanoTime() + 2 * this.timeoutNanos;
 		NativeConnection connection = this.connections.current();
 		if (connection == null) {

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param problem why every lock call fails (a read-only replica, a refused script), or
  * {@code null} when the store can lock
  */
-public record RedisServerStatus(@Nullable String maxmemoryPolicy, @Nullable String role, @Nullable String scripts,
+record RedisServerStatus(@Nullable String maxmemoryPolicy, @Nullable String role, @Nullable String scripts,
 		@Nullable String warning, @Nullable String problem) {
 
 	/**

@@ -1,5 +1,7 @@
 package io.github.lockable.store.redis;
 
+import java.lang.reflect.Field;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.AbstractRedisClient;
@@ -10,9 +12,12 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
+import io.github.lockable.LockableConfigurationException;
+
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisSocketConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * The store's own Lettuce client, built from the application's factory's configuration
@@ -36,12 +41,21 @@ final class StoreConnectionFactory extends LettuceConnectionFactory {
 	 * A factory of the store's own with the application factory's configuration.
 	 * @param application the application's factory
 	 * @return the store's factory, not started
+	 * @throws LockableConfigurationException when the application's factory connects to a
+	 * static master/replica setup, which the store cannot copy
 	 */
 	static StoreConnectionFactory of(LettuceConnectionFactory application) {
 		return new StoreConnectionFactory(configurationOf(application), application);
 	}
 
 	private static RedisConfiguration configurationOf(LettuceConnectionFactory application) {
+		if (isStaticMasterReplica(application)) {
+			throw new LockableConfigurationException(List.of("lockable.store=redis cannot use a static master/replica "
+					+ "RedisConnectionFactory (RedisStaticMasterReplicaConfiguration, spring.data.redis.masterreplica.*): "
+					+ "its locks would go to localhost:6379 instead of the master. Point the RedisConnectionFactory at "
+					+ "the master (spring.data.redis.host and port), or use Sentinel (spring.data.redis.sentinel.*) "
+					+ "for failover; or set lockable.store=file (one host) or lockable.store=memory (one JVM)"));
+		}
 		if (application.isClusterAware()) {
 			return application.getClusterConfiguration();
 		}
@@ -50,6 +64,22 @@ final class StoreConnectionFactory extends LettuceConnectionFactory {
 		}
 		RedisSocketConfiguration socket = application.getSocketConfiguration();
 		return (socket != null) ? socket : application.getStandaloneConfiguration();
+	}
+
+	/**
+	 * Whether the factory was built with a {@code RedisStaticMasterReplicaConfiguration}.
+	 * Spring Data Redis answers that only privately ({@code isStaticMasterReplicaAware}),
+	 * and such a factory's {@link #getStandaloneConfiguration()} is the unused default,
+	 * so the configuration is read from its field.
+	 */
+	private static boolean isStaticMasterReplica(LettuceConnectionFactory application) {
+		Field field = ReflectionUtils.findField(LettuceConnectionFactory.class, "configuration", RedisConfiguration.class);
+		if (field == null) {
+			return false;
+		}
+		ReflectionUtils.makeAccessible(field);
+		return ReflectionUtils.getField(field, application) instanceof RedisConfiguration configuration
+				&& RedisConfiguration.isStaticMasterReplicaConfiguration(configuration);
 	}
 
 	/**

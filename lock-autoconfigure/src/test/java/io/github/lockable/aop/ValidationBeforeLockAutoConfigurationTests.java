@@ -1,8 +1,8 @@
-package io.github.lockable.autoconfigure;
+package io.github.lockable.aop;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.aop.ValidationBeforeLockPostProcessor;
+import io.github.lockable.autoconfigure.LockableAutoConfiguration;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
