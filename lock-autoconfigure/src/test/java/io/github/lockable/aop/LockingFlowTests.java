@@ -18,14 +18,13 @@ import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.Lockable;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
 import io.github.lockable.core.LockMetrics;
-import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.memory.MemoryLockStore;
+import io.github.lockable.test.ForwardingLockStore;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -190,13 +189,22 @@ class LockingFlowTests {
 	 * A memory store that can be down, and whose asynchronous answers can be held back. Its
 	 * blocking acquire fails the test when an asynchronous kind uses it.
 	 */
-	static class ControlledStore implements LockStore {
+	static class ControlledStore extends ForwardingLockStore {
 
-		final MemoryLockStore memory = new MemoryLockStore();
+		final MemoryLockStore memory;
 
 		volatile boolean down;
 
 		private volatile CompletableFuture<Void> answers = CompletableFuture.completedFuture(null);
+
+		ControlledStore() {
+			this(new MemoryLockStore());
+		}
+
+		private ControlledStore(MemoryLockStore memory) {
+			super(memory);
+			this.memory = memory;
+		}
 
 		CompletableFuture<Void> holdAnswers() {
 			CompletableFuture<Void> held = new CompletableFuture<>();
@@ -210,26 +218,11 @@ class LockingFlowTests {
 		}
 
 		@Override
-		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
-			return this.memory.fencingToken(lease);
-		}
-
-		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			return this.answers.thenCompose((ignored) -> this.down
 					? CompletableFuture.completedFuture(
 							new AcquireResult.Failed(new LockStoreException("Connection refused", "UNREACHABLE", null)))
-					: this.memory.acquire(request));
-		}
-
-		@Override
-		public CompletionStage<ReleaseResult> release(LockLease lease) {
-			return this.memory.release(lease);
-		}
-
-		@Override
-		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-			return this.memory.extend(lease, ttl);
+					: super.acquire(request));
 		}
 
 	}

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,14 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
-import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockLease;
-import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreHealth;
-import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.BootLine;
+import io.github.lockable.test.ForwardingLockStore;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -144,33 +138,15 @@ class LockableEndpointAutoConfigurationTests {
 	}
 
 	/** A third-party store that reports its health as the built-in ones do. */
-	static class SelfCheckingStore implements LockStore, LockStoreHealth {
+	static class SelfCheckingStore extends ForwardingLockStore implements LockStoreHealth {
 
-		private final MemoryLockStore locks = new MemoryLockStore();
+		SelfCheckingStore() {
+			super(new MemoryLockStore());
+		}
 
 		@Override
 		public String name() {
 			return "self-checking";
-		}
-
-		@Override
-		public CompletionStage<AcquireResult> acquire(LockRequest request) {
-			return this.locks.acquire(request);
-		}
-
-		@Override
-		public CompletionStage<ReleaseResult> release(LockLease lease) {
-			return this.locks.release(lease);
-		}
-
-		@Override
-		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-			return this.locks.extend(lease, ttl);
-		}
-
-		@Override
-		public CompletionStage<Long> fencingToken(LockLease lease) {
-			return this.locks.fencingToken(lease);
 		}
 
 		@Override

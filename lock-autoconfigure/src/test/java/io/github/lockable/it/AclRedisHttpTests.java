@@ -20,7 +20,7 @@ class AclRedisHttpTests extends SecuredRedisHttpTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		server.registerConnectionProperties(registry, SecuredRedisServers.LOCKABLE_USER);
+		server.registerProperties(registry, SecuredRedisServers.LOCKABLE_USER);
 	}
 
 	@Override

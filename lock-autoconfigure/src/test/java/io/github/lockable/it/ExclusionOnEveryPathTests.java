@@ -12,6 +12,7 @@ import io.lettuce.core.SetArgs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -19,10 +20,14 @@ import reactor.test.StepVerifier;
 
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockStoreUnavailableException;
-import io.github.lockable.it.LockableWebApplication.AsyncJobs;
-import io.github.lockable.it.LockableWebApplication.OrderDesk;
-import io.github.lockable.it.LockableWebApplication.Orders;
 import io.github.lockable.test.CallerThreads;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.app.LockableWebApplication.AsyncJobs;
+import io.github.lockable.test.app.LockableWebApplication.OrderDesk;
+import io.github.lockable.test.app.LockableWebApplication.Orders;
+import io.github.lockable.test.app.RecordingLockStore;
+import io.github.lockable.test.redis.RedisExtension;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * a real Redis.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ExtendWith(RedisExtension.class)
 class ExclusionOnEveryPathTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
@@ -64,7 +70,7 @@ class ExclusionOnEveryPathTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@BeforeEach
@@ -75,9 +81,8 @@ class ExclusionOnEveryPathTests {
 	}
 
 	@AfterEach
-	void recover() {
+	void resetGate() {
 		this.gate.reset();
-		this.redis.recover();
 	}
 
 	@Test

@@ -1,12 +1,8 @@
 package io.github.lockable.it;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +17,10 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.lifecycle.BeforeTry;
 
 import io.github.lockable.test.HostileKeys;
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.app.RecordingLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.boot.SpringApplication;
@@ -38,11 +38,9 @@ class HostileKeyHttpPropertyTests {
 
 	private static final ObjectMapper json = new ObjectMapper();
 
-	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
 	private static ConfigurableApplicationContext context;
 
-	private static int port;
+	private static LocalHttp http;
 
 	private RecordingLockStore store;
 
@@ -56,7 +54,7 @@ class HostileKeyHttpPropertyTests {
 				"spring.main.banner-mode", "off", "spring.data.redis.host", redis.host(), "spring.data.redis.port",
 				redis.port()));
 		context = application.run();
-		port = Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port"));
+		http = LocalHttp.of(context);
 	}
 
 	@AfterContainer
@@ -79,11 +77,7 @@ class HostileKeyHttpPropertyTests {
 
 	@Property(tries = 200)
 	void invalidKeyIsABadRequestAndTheStoreSeesNothing(@ForAll("bodies") String body) throws Exception {
-		HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/raw-body"))
-			.header("Content-Type", "text/plain;charset=UTF-8")
-			.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-			.timeout(Duration.ofSeconds(30))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = http.sendBody("POST", "/raw-body", "text/plain;charset=UTF-8", body);
 		// What the server reads: lone surrogates do not survive UTF-8, an empty body is no body.
 		String received = new String(body.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
 		if (!HostileKeys.obeysTheRule(received, 200)) {

@@ -22,6 +22,8 @@ import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.test.HostileKeys;
+import io.github.lockable.test.app.RecordingLockStore;
+import io.github.lockable.test.app.RecordingStoreConfiguration;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.boot.SpringApplication;

@@ -1,8 +1,5 @@
 package io.github.lockable.it;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -16,13 +13,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -54,10 +53,8 @@ class LettuceTimeoutHttpTests {
 	@RegisterExtension
 	static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
@@ -125,11 +122,7 @@ class LettuceTimeoutHttpTests {
 
 	private HttpResponse<String> send(String path) throws Exception {
 		String method = path.startsWith("/raw/") ? "POST" : "GET";
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.timeout(AWAIT)
-			.build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		return this.http.send(method, path);
 	}
 
 	/** Scripts Redis ran: the acquire scripts and the releases. */

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockTemplate;
+import io.github.lockable.test.app.ProbedRedisApplication;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
 import org.springframework.boot.test.system.CapturedOutput;

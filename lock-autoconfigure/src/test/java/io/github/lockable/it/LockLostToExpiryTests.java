@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,6 +21,7 @@ import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.test.CallerThreads;
+import io.github.lockable.test.redis.RedisExtension;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -46,7 +46,7 @@ import static org.awaitility.Awaitility.await;
  * holder's fencing token is greater than the first's.
  */
 @SpringBootTest(classes = LockLostToExpiryTests.Application.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
 class LockLostToExpiryTests {
 
 	private static final Duration SHORT_TTL = Duration.ofMillis(300);
@@ -64,12 +64,7 @@ class LockLostToExpiryTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
-	}
-
-	@AfterEach
-	void recover() {
-		this.redis.recover();
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@Test

@@ -27,14 +27,15 @@ import io.github.lockable.Lockable;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockRenewals.Renewal;
-import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.Stages;
 import io.github.lockable.test.CallerThreads;
+import io.github.lockable.test.ForwardingLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -90,7 +91,7 @@ class LockRenewalTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@Test
@@ -220,34 +221,12 @@ class LockRenewalTests {
 	/**
 	 * The application's store, counting the extends that Redis has not answered yet.
 	 */
-	private static final class ExtendsInFlight implements LockStore {
-
-		private final LockStore store;
+	private static final class ExtendsInFlight extends ForwardingLockStore {
 
 		private final AtomicInteger inFlight = new AtomicInteger();
 
 		ExtendsInFlight(LockStore store) {
-			this.store = store;
-		}
-
-		@Override
-		public String name() {
-			return this.store.name();
-		}
-
-		@Override
-		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
-			return this.store.fencingToken(lease);
-		}
-
-		@Override
-		public CompletionStage<AcquireResult> acquire(LockRequest request) {
-			return this.store.acquire(request);
-		}
-
-		@Override
-		public CompletionStage<ReleaseResult> release(LockLease lease) {
-			return this.store.release(lease);
+			super(store);
 		}
 
 		@Override
@@ -255,7 +234,7 @@ class LockRenewalTests {
 			this.inFlight.incrementAndGet();
 			CompletableFuture<Boolean> answered = new CompletableFuture<>();
 			// Counted down only after the renewal has seen the answer.
-			this.store.extend(lease, ttl).whenComplete((extended, error) -> {
+			super.extend(lease, ttl).whenComplete((extended, error) -> {
 				try {
 					if (error != null) {
 						answered.completeExceptionally(error);

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockTemplate;
+import io.github.lockable.test.app.SoakSnapshot;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -66,7 +67,7 @@ class LockSoakIT {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@Test

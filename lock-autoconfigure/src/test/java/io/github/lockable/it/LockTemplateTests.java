@@ -57,7 +57,7 @@ class LockTemplateTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@Test

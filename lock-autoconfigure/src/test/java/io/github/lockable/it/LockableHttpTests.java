@@ -1,9 +1,6 @@
 package io.github.lockable.it;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,14 +18,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
 import io.github.lockable.LockConflictException;
-import io.github.lockable.it.LockableWebApplication.AsyncJobs;
-import io.github.lockable.it.LockableWebApplication.Orders;
 import io.github.lockable.store.LockLease;
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.app.LockableWebApplication.AsyncJobs;
+import io.github.lockable.test.app.LockableWebApplication.Orders;
+import io.github.lockable.test.app.RecordingLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 import io.github.lockable.test.redis.RedisTopology;
 
@@ -36,7 +40,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -53,10 +56,8 @@ class LockableHttpTests {
 
 	private static final ObjectMapper json = new ObjectMapper();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
@@ -74,7 +75,7 @@ class LockableHttpTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	/**
@@ -101,7 +102,7 @@ class LockableHttpTests {
 	@Test
 	void handlerWithoutLockableNeverTouchesTheStore() throws Exception {
 		long scriptCallsBefore = scriptCalls();
-		HttpResponse<String> response = send("GET", "/plain");
+		HttpResponse<String> response = this.http.send("GET", "/plain");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).isEqualTo("plain");
 		assertThat(this.store.events()).isEmpty();
@@ -112,7 +113,7 @@ class LockableHttpTests {
 	void lockedHandlerRunsOnceAndReleases() throws Exception {
 		UUID project = UUID.randomUUID();
 		this.gate.open("archive:" + project);
-		HttpResponse<String> response = send("POST", "/projects/" + project + "/archive");
+		HttpResponse<String> response = this.http.send("POST", "/projects/" + project + "/archive");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).isEqualTo("archived");
 		assertThat(this.gate.runs()).hasValue(1);
@@ -124,12 +125,12 @@ class LockableHttpTests {
 	@Test
 	void parallelRequestsOnOneKeyRunOnceAndTheRestConflict() throws Exception {
 		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/projects/" + project + "/archive");
+		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("POST", "/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
 
 		List<CompletableFuture<HttpResponse<String>>> others = new ArrayList<>();
 		for (int i = 0; i < 8; i++) {
-			others.add(sendAsync("POST", "/projects/" + project + "/archive"));
+			others.add(this.http.sendAsync("POST", "/projects/" + project + "/archive"));
 		}
 		for (CompletableFuture<HttpResponse<String>> other : others) {
 			HttpResponse<String> response = other.get(20, TimeUnit.SECONDS);
@@ -153,8 +154,8 @@ class LockableHttpTests {
 	void differentKeysRunInParallel() throws Exception {
 		UUID one = UUID.randomUUID();
 		UUID two = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/projects/" + one + "/archive");
-		CompletableFuture<HttpResponse<String>> second = sendAsync("POST", "/projects/" + two + "/archive");
+		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("POST", "/projects/" + one + "/archive");
+		CompletableFuture<HttpResponse<String>> second = this.http.sendAsync("POST", "/projects/" + two + "/archive");
 		// Both are inside their critical sections at the same time.
 		this.gate.awaitEntered("archive:" + one, 1);
 		this.gate.awaitEntered("archive:" + two, 1);
@@ -166,9 +167,9 @@ class LockableHttpTests {
 
 	@Test
 	void globalOperationAnswersLocked() throws Exception {
-		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/admin/rebuild-index");
+		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("POST", "/admin/rebuild-index");
 		this.gate.awaitEntered("rebuild", 1);
-		HttpResponse<String> second = send("POST", "/admin/rebuild-index");
+		HttpResponse<String> second = this.http.send("POST", "/admin/rebuild-index");
 		assertProblem(second, 423, "urn:lockable:problem:lock-locked", "Locked", true);
 		assertThat(Long.parseLong(second.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 20L);
 		this.gate.open("rebuild");
@@ -178,9 +179,9 @@ class LockableHttpTests {
 	@Test
 	void perUserOperationAnswersTooManyRequests() throws Exception {
 		String user = UUID.randomUUID().toString();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/me/export", "X-User", user);
+		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("POST", "/me/export", "X-User", user);
 		this.gate.awaitEntered("export", 1);
-		HttpResponse<String> second = send("POST", "/me/export", "X-User", user);
+		HttpResponse<String> second = this.http.send("POST", "/me/export", "X-User", user);
 		assertProblem(second, 429, "urn:lockable:problem:lock-too-many-requests", "Too Many Requests", true);
 		assertThat(second.body()).doesNotContain(user);
 		this.gate.open("export");
@@ -190,10 +191,10 @@ class LockableHttpTests {
 	@Test
 	void handlerExceptionReleasesAndReachesTheClientUnchanged() throws Exception {
 		UUID project = UUID.randomUUID();
-		HttpResponse<String> response = send("POST", "/projects/" + project + "/fail");
+		HttpResponse<String> response = this.http.send("POST", "/projects/" + project + "/fail");
 		assertThat(response.statusCode()).isEqualTo(418);
 		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
-		assertThat(send("POST", "/projects/" + project + "/fail").statusCode()).isEqualTo(418);
+		assertThat(this.http.send("POST", "/projects/" + project + "/fail").statusCode()).isEqualTo(418);
 		assertThat(this.gate.runs()).hasValue(2);
 		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
 				"release lock:project:" + project, "acquire lock:project:" + project,
@@ -203,7 +204,7 @@ class LockableHttpTests {
 	@Test
 	void releaseGetsExactlyTheTokenAcquireSet() throws Exception {
 		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> call = sendAsync("POST", "/projects/" + project + "/archive");
+		CompletableFuture<HttpResponse<String>> call = this.http.sendAsync("POST", "/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
 		String tokenInRedis = this.redis.commands().get("lock:project:" + project);
 		assertThat(tokenInRedis).isNotBlank();
@@ -217,12 +218,12 @@ class LockableHttpTests {
 	void lateReleaseAfterTtlExpiryLeavesTheNewHoldersLock(CapturedOutput output) throws Exception {
 		UUID project = UUID.randomUUID();
 		String key = "lock:project:" + project;
-		CompletableFuture<HttpResponse<String>> late = sendAsync("POST", "/short/" + project);
+		CompletableFuture<HttpResponse<String>> late = this.http.sendAsync("POST", "/short/" + project);
 		this.gate.awaitEntered("short:1", 1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 0);
 
 		// The next holder's lock (30s) outlives the steps below however busy the machine.
-		CompletableFuture<HttpResponse<String>> next = sendAsync("POST", "/long/" + project);
+		CompletableFuture<HttpResponse<String>> next = this.http.sendAsync("POST", "/long/" + project);
 		this.gate.awaitEntered("long:2", 1);
 		String nextToken = this.redis.commands().get(key);
 		assertThat(nextToken).isNotNull();
@@ -240,7 +241,7 @@ class LockableHttpTests {
 	void transactionCommitsBeforeTheLockIsReleased() throws Exception {
 		int before = this.orders.count();
 		String id = UUID.randomUUID().toString();
-		assertThat(send("POST", "/orders/" + id).statusCode()).isEqualTo(200);
+		assertThat(this.http.send("POST", "/orders/" + id).statusCode()).isEqualTo(200);
 		assertThat(this.store.events()).containsExactly("acquire lock:orders", "transaction active: true", "committed",
 				"release lock:orders");
 		assertThat(this.orders.count()).isEqualTo(before + 1);
@@ -249,7 +250,7 @@ class LockableHttpTests {
 	@Test
 	void transactionRollsBackBeforeTheLockIsReleased() throws Exception {
 		int before = this.orders.count();
-		assertThat(send("POST", "/orders/bad-" + UUID.randomUUID()).statusCode()).isEqualTo(500);
+		assertThat(this.http.send("POST", "/orders/bad-" + UUID.randomUUID()).statusCode()).isEqualTo(500);
 		assertThat(this.store.events()).containsExactly("acquire lock:orders", "transaction active: true",
 				"rolled back", "release lock:orders");
 		assertThat(this.orders.count()).isEqualTo(before);
@@ -259,7 +260,7 @@ class LockableHttpTests {
 	void invalidResolvedKeyIsABadRequestWithoutAStoreCall(CapturedOutput output) throws Exception {
 		String tooLong = "x".repeat(201);
 		for (String value : List.of(tooLong, "has%20space", "plus+sign", "caf%C3%A9", "%7Bhash%7D")) {
-			HttpResponse<String> response = send("POST", "/raw/" + value);
+			HttpResponse<String> response = this.http.send("POST", "/raw/" + value);
 			assertProblem(response, 400, "urn:lockable:problem:invalid-lock-key", "Bad Request", false);
 			assertThat(response.headers().firstValue("Retry-After")).isEmpty();
 		}
@@ -276,40 +277,29 @@ class LockableHttpTests {
 	@Test
 	void argumentValidationHappensBeforeTheLock() throws Exception {
 		UUID project = UUID.randomUUID();
-		HttpResponse<String> invalid = send("POST", "/projects/" + project + "/comments", "{\"text\":\"\"}");
+		HttpResponse<String> invalid = this.http.sendBody("POST", "/projects/" + project + "/comments", "application/json",
+				"{\"text\":\"\"}");
 		assertThat(invalid.statusCode()).isEqualTo(400);
 		assertThat(this.store.events()).isEmpty();
-		HttpResponse<String> valid = send("POST", "/projects/" + project + "/comments", "{\"text\":\"hello\"}");
+		HttpResponse<String> valid = this.http.sendBody("POST", "/projects/" + project + "/comments", "application/json",
+				"{\"text\":\"hello\"}");
 		assertThat(valid.statusCode()).isEqualTo(200);
 		assertThat(this.store.events()).hasSize(2);
 	}
 
-	@Test
-	void completableFutureHoldsTheLockUntilItCompletes() throws Exception {
+	@ParameterizedTest
+	@ValueSource(strings = { "future", "mono" })
+	void asynchronousResultHoldsTheLockUntilItCompletes(String kind) throws Exception {
 		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("GET", "/future/" + project);
-		this.gate.awaitEntered("future:" + project, 1);
-		HttpResponse<String> second = send("GET", "/future/" + project);
+		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("GET", "/" + kind + "/" + project);
+		this.gate.awaitEntered(kind + ":" + project, 1);
+		HttpResponse<String> second = this.http.send("GET", "/" + kind + "/" + project);
 		assertProblem(second, 409, "urn:lockable:problem:lock-conflict", "Conflict", true);
-		this.gate.open("future:" + project);
+		this.gate.open(kind + ":" + project);
 		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
 		assertThat(done.statusCode()).isEqualTo(200);
-		assertThat(done.body()).isEqualTo("future");
-		// The release is awaited before the future completes: the key is gone already.
-		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
-	}
-
-	@Test
-	void monoHoldsTheLockUntilItCompletes() throws Exception {
-		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("GET", "/mono/" + project);
-		this.gate.awaitEntered("mono:" + project, 1);
-		HttpResponse<String> second = send("GET", "/mono/" + project);
-		assertProblem(second, 409, "urn:lockable:problem:lock-conflict", "Conflict", true);
-		this.gate.open("mono:" + project);
-		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
-		assertThat(done.statusCode()).isEqualTo(200);
-		assertThat(done.body()).isEqualTo("mono");
+		assertThat(done.body()).isEqualTo(kind);
+		// The release is awaited before the result completes: the key is gone already.
 		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
 	}
 
@@ -376,7 +366,7 @@ class LockableHttpTests {
 		this.gate.open("archive:" + project);
 		this.redis.pause(Duration.ofSeconds(5));
 		long start = System.nanoTime();
-		HttpResponse<String> response = send("POST", "/projects/" + project + "/archive");
+		HttpResponse<String> response = this.http.send("POST", "/projects/" + project + "/archive");
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 		assertProblem(response, 503, "urn:lockable:problem:lock-store-unavailable", "Service Unavailable", true);
 		assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
@@ -388,10 +378,10 @@ class LockableHttpTests {
 	@Test
 	void tokensNeverAppearInResponsesOrLogs(CapturedOutput output) throws Exception {
 		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("POST", "/projects/" + project + "/archive");
+		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("POST", "/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
 		String token = this.redis.commands().get("lock:project:" + project);
-		HttpResponse<String> conflict = send("POST", "/projects/" + project + "/archive");
+		HttpResponse<String> conflict = this.http.send("POST", "/projects/" + project + "/archive");
 		this.gate.open("archive:" + project);
 		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
 		assertThat(token).isNotBlank();
@@ -434,29 +424,6 @@ class LockableHttpTests {
 	private static Map<String, Object> problemBody(HttpResponse<String> response) throws IOException {
 		return json.readValue(response.body(), new TypeReference<Map<String, Object>>() {
 		});
-	}
-
-	private HttpResponse<String> send(String method, String path, String... headers) throws Exception {
-		return sendAsync(method, path, headers).get(30, TimeUnit.SECONDS);
-	}
-
-	private HttpResponse<String> send(String method, String path, String jsonBody) throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.header("Content-Type", "application/json")
-			.method(method, HttpRequest.BodyPublishers.ofString(jsonBody))
-			.timeout(Duration.ofSeconds(30))
-			.build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-	}
-
-	private CompletableFuture<HttpResponse<String>> sendAsync(String method, String path, String... headers) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30));
-		for (int i = 0; i < headers.length; i += 2) {
-			request.header(headers[i], headers[i + 1]);
-		}
-		return this.http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private static final class CompletionStageAssert {

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import io.github.lockable.test.app.LockedRunnerApplication;
+
 
 /**
  * {@code @Lockable} end to end across processes: three instances of a batch application

@@ -16,7 +16,7 @@ class PasswordRedisHttpTests extends SecuredRedisHttpTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		server.registerConnectionProperties(registry, SecuredRedisServers.REQUIREPASS);
+		server.registerProperties(registry, SecuredRedisServers.REQUIREPASS);
 	}
 
 	@Override

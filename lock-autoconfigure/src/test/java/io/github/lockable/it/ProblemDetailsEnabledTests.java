@@ -1,22 +1,21 @@
 package io.github.lockable.it;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -30,17 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = "spring.mvc.problemdetails.enabled=true")
 class ProblemDetailsEnabledTests {
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@AfterEach
@@ -51,9 +48,9 @@ class ProblemDetailsEnabledTests {
 	@Test
 	void conflictIsStillALockableProblem() throws Exception {
 		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = post("/projects/" + project + "/archive");
+		CompletableFuture<HttpResponse<String>> first = this.http.postAsync("/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
-		HttpResponse<String> conflict = post("/projects/" + project + "/archive").get(20, TimeUnit.SECONDS);
+		HttpResponse<String> conflict = this.http.postAsync("/projects/" + project + "/archive").get(20, TimeUnit.SECONDS);
 		assertThat(conflict.statusCode()).isEqualTo(409);
 		assertThat(conflict.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(conflict.headers().firstValue("Retry-After")).isPresent();
@@ -65,17 +62,10 @@ class ProblemDetailsEnabledTests {
 
 	@Test
 	void invalidKeyIsStillALockableProblem() throws Exception {
-		HttpResponse<String> response = post("/raw/" + "y".repeat(300)).get(20, TimeUnit.SECONDS);
+		HttpResponse<String> response = this.http.postAsync("/raw/" + "y".repeat(300)).get(20, TimeUnit.SECONDS);
 		assertThat(response.statusCode()).isEqualTo(400);
 		assertThat(response.body()).contains("\"type\":\"urn:lockable:problem:invalid-lock-key\"")
 			.contains("\"retryable\":false");
-	}
-
-	private CompletableFuture<HttpResponse<String>> post(String path) {
-		return this.http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30))
-			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 }

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.lockable.LockConflictException;
 import io.github.lockable.Lockable;
+import io.github.lockable.test.app.Gate;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.SpringBootConfiguration;

@@ -1,25 +1,23 @@
 package io.github.lockable.it;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -45,10 +43,8 @@ class RedisDownAtStartupHttpTests {
 	@RegisterExtension
 	static final ProcessRedisServer redis = ProcessRedisServer.createDedicated();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
@@ -90,12 +86,7 @@ class RedisDownAtStartupHttpTests {
 
 	private HttpResponse<String> post(UUID project) throws Exception {
 		this.gate.open("archive:" + project);
-		HttpRequest request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/projects/" + project + "/archive"))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30))
-			.build();
-		return this.http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).get(30, TimeUnit.SECONDS);
+		return this.http.post("/projects/" + project + "/archive");
 	}
 
 	private static Duration since(long start) {

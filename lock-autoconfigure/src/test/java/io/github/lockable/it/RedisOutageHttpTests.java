@@ -2,9 +2,6 @@ package io.github.lockable.it;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,13 +20,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -62,10 +61,8 @@ class RedisOutageHttpTests {
 	@RegisterExtension
 	static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
@@ -193,12 +190,7 @@ class RedisOutageHttpTests {
 	}
 
 	private CompletableFuture<HttpResponse<String>> post(UUID project) {
-		HttpRequest request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/projects/" + project + "/archive"))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30))
-			.build();
-		return this.http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+		return this.http.postAsync("/projects/" + project + "/archive");
 	}
 
 	/** Calls of a command in INFO commandstats. */

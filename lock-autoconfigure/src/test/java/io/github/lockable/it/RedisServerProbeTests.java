@@ -8,6 +8,8 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.ProbedRedisApplication;
 import io.github.lockable.test.redis.ProcessRedisServer;
 import io.github.lockable.test.redis.RedisClusterTestServer;
 import io.github.lockable.test.redis.RedisTestServer;
@@ -79,7 +81,7 @@ class RedisServerProbeTests {
 				assertThat(health.body()).contains("\"status\":\"DOWN\"")
 					.contains("\"role\":\"slave\"")
 					.contains("\"reason\":\"Redis answers as a replica");
-				assertThat(ProbedRedisApplication.send(context, "POST", "/jobs/nightly").statusCode()).isEqualTo(503);
+				assertThat(LocalHttp.of(context).post("/jobs/nightly").statusCode()).isEqualTo(503);
 			}
 		}
 	}
@@ -157,7 +159,7 @@ class RedisServerProbeTests {
 				await().atMost(STARTUP_PROBE).until(() -> redis.commands().clientList()
 					.contains("name=" + ProbedRedisApplication.CLIENT_NAME));
 				long connectionsBefore = totalConnections(redis);
-				assertThat(ProbedRedisApplication.send(context, "POST", "/jobs/nightly").body()).isEqualTo("ran");
+				assertThat(LocalHttp.of(context).post("/jobs/nightly").body()).isEqualTo("ran");
 				assertThat(totalConnections(redis)).isEqualTo(connectionsBefore);
 			}
 		}

@@ -26,7 +26,6 @@ import org.slf4j.event.KeyValuePair;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.Lockable;
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
-import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -34,6 +33,7 @@ import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.memory.MemoryLockStore;
 
 import org.springframework.boot.ApplicationRunner;

@@ -1,8 +1,5 @@
 package io.github.lockable.it;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
@@ -13,14 +10,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.app.RecordingLockStore;
+import io.github.lockable.test.app.StoreWarmUp;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,10 +40,8 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 abstract class SecuredRedisHttpTests {
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
@@ -71,10 +71,10 @@ abstract class SecuredRedisHttpTests {
 	void lockedHandlerRunsAndReleasesAndAConcurrentCallConflicts() throws Exception {
 		UUID project = UUID.randomUUID();
 		String key = "lock:project:" + project;
-		CompletableFuture<HttpResponse<String>> first = sendAsync("/projects/" + project + "/archive");
+		CompletableFuture<HttpResponse<String>> first = this.http.postAsync("/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
 		assertThat(redis().commands().get(key)).isEqualTo(this.store.acquired().get(0).token());
-		HttpResponse<String> second = sendAsync("/projects/" + project + "/archive").get(20, TimeUnit.SECONDS);
+		HttpResponse<String> second = this.http.postAsync("/projects/" + project + "/archive").get(20, TimeUnit.SECONDS);
 		assertThat(second.statusCode()).isEqualTo(409);
 		assertThat(Long.parseLong(second.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 10L);
 		this.gate.open("archive:" + project);
@@ -85,9 +85,9 @@ abstract class SecuredRedisHttpTests {
 	@Test
 	void waiterIsWokenByTheReleaseNotByItsMaximumWait() throws Exception {
 		UUID project = UUID.randomUUID();
-		CompletableFuture<HttpResponse<String>> first = sendAsync("/projects/" + project + "/queue");
+		CompletableFuture<HttpResponse<String>> first = this.http.postAsync("/projects/" + project + "/queue");
 		this.gate.awaitEntered("queue:" + project, 1);
-		CompletableFuture<HttpResponse<String>> waiting = sendAsync("/projects/" + project + "/queue");
+		CompletableFuture<HttpResponse<String>> waiting = this.http.postAsync("/projects/" + project + "/queue");
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.store.events().size() >= 2);
 		long opened = System.nanoTime();
 		this.gate.open("queue:" + project);
@@ -102,7 +102,7 @@ abstract class SecuredRedisHttpTests {
 	void releaseAfterExpiryDeletesNothingAndIsReported(CapturedOutput output) throws Exception {
 		UUID project = UUID.randomUUID();
 		String key = "lock:project:" + project;
-		CompletableFuture<HttpResponse<String>> late = sendAsync("/short/" + project);
+		CompletableFuture<HttpResponse<String>> late = this.http.postAsync("/short/" + project);
 		this.gate.awaitEntered("short:1", 1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> redis().commands().exists(key) == 0);
 		this.gate.open("short:1");
@@ -112,17 +112,9 @@ abstract class SecuredRedisHttpTests {
 
 	@Test
 	void invalidKeyIsABadRequestWithoutAStoreCall() throws Exception {
-		HttpResponse<String> response = sendAsync("/raw/has%20space").get(20, TimeUnit.SECONDS);
+		HttpResponse<String> response = this.http.postAsync("/raw/has%20space").get(20, TimeUnit.SECONDS);
 		assertThat(response.statusCode()).isEqualTo(400);
 		assertThat(this.store.events()).isEmpty();
-	}
-
-	private CompletableFuture<HttpResponse<String>> sendAsync(String path) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30))
-			.build();
-		return this.http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 }

@@ -1,8 +1,5 @@
 package io.github.lockable.it;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,11 +11,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.SilentRedisServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -42,10 +41,8 @@ class SilentRedisHttpTests {
 	@RegisterExtension
 	static final SilentRedisServer silent = SilentRedisServer.start();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private Gate gate;
@@ -59,12 +56,12 @@ class SilentRedisHttpTests {
 	@Test
 	void concurrentRequestsAreServiceUnavailableWithinTheAcquireTimeout() throws Exception {
 		// The dispatcher servlet starts on the first request; that is not what this test times.
-		assertThat(send("GET", "/plain").get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		assertThat(this.http.sendAsync("GET", "/plain").get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 
 		List<CompletableFuture<TimedResponse>> responses = new ArrayList<>();
 		long start = System.nanoTime();
 		for (int i = 0; i < REQUESTS; i++) {
-			responses.add(send("POST", "/projects/" + UUID.randomUUID() + "/archive")
+			responses.add(this.http.sendAsync("POST", "/projects/" + UUID.randomUUID() + "/archive")
 				.thenApply((response) -> new TimedResponse(response, Duration.ofNanos(System.nanoTime() - start))));
 		}
 		for (CompletableFuture<TimedResponse> future : responses) {
@@ -78,14 +75,6 @@ class SilentRedisHttpTests {
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
 		assertThat(this.gate.runs()).hasValue(0);
-	}
-
-	private CompletableFuture<HttpResponse<String>> send(String method, String path) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30))
-			.build();
-		return this.http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 	private record TimedResponse(HttpResponse<String> response, Duration elapsed) {

@@ -15,14 +15,15 @@ import io.github.lockable.HeldLock;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
-import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.Stages;
 import io.github.lockable.store.memory.MemoryLockStore;
+import io.github.lockable.test.ForwardingLockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -164,24 +165,16 @@ class StackOverflowReleaseTests {
 	}
 
 	/** The memory store, whose releases on the recursing thread find no stack left. */
-	static class DeepReleaseStore implements LockStore {
+	static class DeepReleaseStore extends ForwardingLockStore {
 
-		private final MemoryLockStore memory = new MemoryLockStore();
-
-		@Override
-		public String name() {
-			return "memory";
-		}
-
-		@Override
-		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
-			return this.memory.fencingToken(lease);
+		DeepReleaseStore() {
+			super(new MemoryLockStore());
 		}
 
 		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			long requested = System.nanoTime();
-			AcquireResult result = Stages.join(this.memory.acquire(request));
+			AcquireResult result = Stages.join(super.acquire(request));
 			// A handle of this store's, so that releasing it comes here.
 			return CompletableFuture.completedFuture((result instanceof AcquireResult.Acquired acquired)
 					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease(), requested)) : result);
@@ -192,12 +185,7 @@ class StackOverflowReleaseTests {
 			if (Thread.currentThread().getName().equals(RECURSING_THREAD)) {
 				throw new StackOverflowError("no stack left for the release");
 			}
-			return this.memory.release(lease);
-		}
-
-		@Override
-		public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-			return this.memory.extend(lease, ttl);
+			return super.release(lease);
 		}
 
 	}

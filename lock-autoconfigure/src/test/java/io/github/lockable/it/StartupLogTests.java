@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.lockable.test.BootLine;
+import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -1,8 +1,5 @@
 package io.github.lockable.it;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
@@ -10,14 +7,18 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.redis.RedisExtension;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -29,28 +30,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "lockable.store-failure=proceed", "lockable.acquire-timeout=300ms" })
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
 class StoreFailureProceedTests {
 
-	private final HttpClient http = HttpClient.newHttpClient();
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	private final RedisTestServer redis = RedisTestServer.shared();
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private Gate gate;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@AfterEach
-	void recover() {
+	void resetGate() {
 		this.gate.reset();
-		this.redis.recover();
 	}
 
 	@Test
@@ -76,12 +74,7 @@ class StoreFailureProceedTests {
 	}
 
 	private HttpResponse<String> archive(UUID project) throws Exception {
-		return this.http.send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/projects/" + project + "/archive"))
-					.POST(HttpRequest.BodyPublishers.noBody())
-					.timeout(Duration.ofSeconds(30))
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		return this.http.post("/projects/" + project + "/archive");
 	}
 
 }

@@ -2,9 +2,6 @@ package io.github.lockable.it;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -23,9 +20,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.LockLease;
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.app.RecordingLockStore;
+import io.github.lockable.test.app.StoreWarmUp;
+import io.github.lockable.test.app.TokenScanner;
+import io.github.lockable.test.redis.RedisExtension;
 import io.github.lockable.test.redis.RedisMonitor;
 import io.github.lockable.test.redis.RedisTestServer;
 
@@ -33,7 +38,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -58,17 +62,15 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = { LockableWebApplication.class, TokenSecrecyTests.ExceptionRecorder.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "logging.level.io.github.lockable=TRACE", "management.endpoints.web.exposure.include=lockable" })
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
 class TokenSecrecyTests {
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	private final RedisTestServer redis = RedisTestServer.shared();
 
 	private final Map<String, String> captured = new LinkedHashMap<>();
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private Gate gate;
@@ -81,7 +83,7 @@ class TokenSecrecyTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@BeforeEach
@@ -93,9 +95,8 @@ class TokenSecrecyTests {
 	}
 
 	@AfterEach
-	void recover() {
+	void resetGate() {
 		this.gate.reset();
-		this.redis.recover();
 	}
 
 	@Test
@@ -190,21 +191,11 @@ class TokenSecrecyTests {
 	}
 
 	private HttpResponse<String> send(String method, String path, String... headers) throws Exception {
-		return keep(this.http.send(request(method, path, headers), HttpResponse.BodyHandlers.ofString()));
+		return keep(this.http.send(method, path, headers));
 	}
 
 	private CompletableFuture<HttpResponse<String>> sendAsync(String path, String... headers) {
-		return this.http.sendAsync(request("POST", path, headers), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpRequest request(String method, String path, String... headers) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30));
-		for (int i = 0; i < headers.length; i += 2) {
-			request.header(headers[i], headers[i + 1]);
-		}
-		return request.build();
+		return this.http.sendAsync("POST", path, headers);
 	}
 
 	/**

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.lockable.LockContext;
-import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.Lockable;
+import io.github.lockable.LockableConfigurationException;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.SpringBootConfiguration;

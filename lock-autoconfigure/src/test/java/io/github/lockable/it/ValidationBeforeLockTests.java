@@ -12,9 +12,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.github.lockable.it.ValidatedApplication.Notes;
-import io.github.lockable.it.ValidatedApplication.Renames;
 import io.github.lockable.test.CallerThreads;
+import io.github.lockable.test.app.Gate;
+import io.github.lockable.test.app.RecordingLockStore;
+import io.github.lockable.test.app.ValidatedApplication;
+import io.github.lockable.test.app.ValidatedApplication.Notes;
+import io.github.lockable.test.app.ValidatedApplication.Renames;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.aop.Advisor;
@@ -58,7 +61,7 @@ class ValidationBeforeLockTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@BeforeEach

@@ -59,7 +59,7 @@ class WaitTimeTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServer.registerConnectionProperties(registry);
+		RedisTestServer.shared().registerProperties(registry);
 	}
 
 	@Test

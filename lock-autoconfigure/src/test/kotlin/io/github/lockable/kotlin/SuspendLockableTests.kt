@@ -54,7 +54,7 @@ class SuspendLockableTests {
 		@JvmStatic
 		@DynamicPropertySource
 		fun redis(registry: DynamicPropertyRegistry) {
-			RedisTestServer.registerConnectionProperties(registry)
+			RedisTestServer.shared().registerProperties(registry)
 		}
 
 	}

@@ -42,7 +42,7 @@ class SuspendReactiveTransactionTests {
 		@JvmStatic
 		@DynamicPropertySource
 		fun redis(registry: DynamicPropertyRegistry) {
-			RedisTestServer.registerConnectionProperties(registry)
+			RedisTestServer.shared().registerProperties(registry)
 		}
 
 	}

@@ -178,23 +178,13 @@ public abstract class RedisTestServer implements RedisTopology, AutoCloseable {
 	}
 
 	/**
-	 * Points a Spring Boot test at the shared server. Use it from a
-	 * {@code @DynamicPropertySource} method.
-	 * @param registry the test's dynamic properties
-	 */
-	public static void registerConnectionProperties(DynamicPropertyRegistry registry) {
-		shared().registerProperties(registry);
-	}
-
-	/**
 	 * Points a Spring Boot test at this server, logging in as the given user. Use it from a
 	 * {@code @DynamicPropertySource} method.
 	 * @param registry the test's dynamic properties
 	 * @param credentials who the application logs in as
 	 */
-	public void registerConnectionProperties(DynamicPropertyRegistry registry, RedisCredentials credentials) {
-		registry.add("spring.data.redis.host", this::host);
-		registry.add("spring.data.redis.port", this::port);
+	public void registerProperties(DynamicPropertyRegistry registry, RedisCredentials credentials) {
+		registerProperties(registry);
 		if (credentials.username() != null) {
 			registry.add("spring.data.redis.username", credentials::username);
 		}

@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.time.Duration;
 import java.util.Map;

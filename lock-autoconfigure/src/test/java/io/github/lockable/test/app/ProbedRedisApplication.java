@@ -1,14 +1,11 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.github.lockable.Lockable;
+import io.github.lockable.test.LocalHttp;
 import io.github.lockable.test.redis.RedisTestServer;
 import io.github.lockable.test.redis.RedisTopology;
 
@@ -30,12 +27,10 @@ import org.springframework.web.bind.annotation.RestController;
 		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
 		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
 		"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
-class ProbedRedisApplication {
+public class ProbedRedisApplication {
 
 	/** The application's Redis client name, to find its connections in {@code CLIENT LIST}. */
-	static final String CLIENT_NAME = "lockable-probed-app";
-
-	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	public static final String CLIENT_NAME = "lockable-probed-app";
 
 	@RestController
 	static class Jobs {
@@ -54,7 +49,7 @@ class ProbedRedisApplication {
 	 * @param properties more properties, such as the user to log in as
 	 * @return the running application
 	 */
-	static ConfigurableApplicationContext start(RedisTestServer redis, String... properties) {
+	public static ConfigurableApplicationContext start(RedisTestServer redis, String... properties) {
 		return start((RedisTopology) redis, properties);
 	}
 
@@ -64,7 +59,7 @@ class ProbedRedisApplication {
 	 * @param properties more properties, such as the user to log in as
 	 * @return the running application
 	 */
-	static ConfigurableApplicationContext start(RedisTopology redis, String... properties) {
+	public static ConfigurableApplicationContext start(RedisTopology redis, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.client-name=" + CLIENT_NAME,
 				"management.endpoints.web.exposure.include=health",
 				"management.endpoint.health.show-details=always"));
@@ -74,19 +69,9 @@ class ProbedRedisApplication {
 			.run();
 	}
 
-	static HttpResponse<String> send(ConfigurableApplicationContext context, String method, String path)
-			throws Exception {
-		int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-			.timeout(Duration.ofSeconds(30))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.build();
-		return http.send(request, HttpResponse.BodyHandlers.ofString());
-	}
-
 	/** The {@code lockable} health component, as JSON. */
-	static HttpResponse<String> lockableHealth(ConfigurableApplicationContext context) throws Exception {
-		return send(context, "GET", "/actuator/health/lockable");
+	public static HttpResponse<String> lockableHealth(ConfigurableApplicationContext context) throws Exception {
+		return LocalHttp.of(context).send("GET", "/actuator/health/lockable");
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +13,7 @@ import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.test.ForwardingLockStore;
 
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -20,9 +21,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * A store that records every call before handing it to the real store, so tests can see
  * what reached the store, with which token, and in what order relative to transactions.
  */
-public class RecordingLockStore implements LockStore {
-
-	private final LockStore delegate;
+public class RecordingLockStore extends ForwardingLockStore {
 
 	private final List<String> events = new CopyOnWriteArrayList<>();
 
@@ -31,17 +30,7 @@ public class RecordingLockStore implements LockStore {
 	private final List<LockLease> acquired = new CopyOnWriteArrayList<>();
 
 	public RecordingLockStore(LockStore delegate) {
-		this.delegate = delegate;
-	}
-
-	@Override
-	public String name() {
-		return this.delegate.name();
-	}
-
-	@Override
-	public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
-		return this.delegate.fencingToken(lease);
+		super(delegate);
 	}
 
 	@Override
@@ -49,7 +38,7 @@ public class RecordingLockStore implements LockStore {
 		this.events.add("acquire " + request.key()
 				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
 		long requested = System.nanoTime();
-		return this.delegate.acquire(request).thenApply((result) -> wrap(result, requested));
+		return super.acquire(request).thenApply((result) -> wrap(result, requested));
 	}
 
 	/** A handle of this store's, whose TTL counts from before the delegate's acquire was sent. */
@@ -67,22 +56,17 @@ public class RecordingLockStore implements LockStore {
 		this.events.add("release " + lease.key()
 				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
 		this.released.add(lease);
-		return this.delegate.release(lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-		return this.delegate.extend(lease, ttl);
+		return super.release(lease);
 	}
 
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
-		return this.delegate.awaitRelease(key, maxWait);
+		return delegate().awaitRelease(key, maxWait);
 	}
 
 	@Override
 	public @Nullable String earlyLossCause() {
-		return this.delegate.earlyLossCause();
+		return delegate().earlyLossCause();
 	}
 
 	public List<String> events() {

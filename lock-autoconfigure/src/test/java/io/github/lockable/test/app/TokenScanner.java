@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,7 +10,7 @@ import java.util.Map;
  * Looks for lock tokens in captured text, in every form a careless log line could print
  * one: as issued, without its hyphens, in upper case.
  */
-final class TokenScanner {
+public final class TokenScanner {
 
 	private TokenScanner() {
 	}
@@ -21,7 +21,7 @@ final class TokenScanner {
 	 * @param texts captured text by where it came from, such as "stdout" or "409 body"
 	 * @return one line per token found in a text, empty when none leaked
 	 */
-	static List<String> leaks(Collection<String> tokens, Map<String, String> texts) {
+	public static List<String> leaks(Collection<String> tokens, Map<String, String> texts) {
 		List<String> leaks = new ArrayList<>();
 		texts.forEach((source, text) -> {
 			String haystack = text.toLowerCase(Locale.ROOT);

@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import io.lettuce.core.api.sync.RedisCommands;
  * @param channels the channels and shard channels with at least one subscriber
  * @param keys every key of the server
  */
-record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, int clients, long subscriptions,
+public record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, int clients, long subscriptions,
 		List<String> channels, Set<String> keys) {
 
 	private static final Pattern SUBSCRIPTIONS = Pattern.compile("\\b(?:sub|psub|ssub)=(\\d+)");
@@ -38,7 +38,7 @@ record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, int clie
 	 * @param redis an admin connection to the server
 	 * @return the snapshot
 	 */
-	static SoakSnapshot take(RedisCommands<String, String> redis) {
+	public static SoakSnapshot take(RedisCommands<String, String> redis) {
 		long heapUsed = heapUsedAfterGc();
 		Set<String> threads = new TreeSet<>();
 		Thread.getAllStackTraces()
@@ -90,7 +90,7 @@ record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, int clie
 	 * @param earlier the earlier snapshot
 	 * @return the new keys
 	 */
-	Set<String> keysAddedSince(SoakSnapshot earlier) {
+	public Set<String> keysAddedSince(SoakSnapshot earlier) {
 		Set<String> added = new TreeSet<>(this.keys);
 		added.removeAll(earlier.keys);
 		return added;
@@ -101,13 +101,13 @@ record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, int clie
 	 * @param earlier the earlier snapshot
 	 * @return the names of the new threads
 	 */
-	Set<String> threadsAddedSince(SoakSnapshot earlier) {
+	public Set<String> threadsAddedSince(SoakSnapshot earlier) {
 		Set<String> added = new TreeSet<>(this.threads);
 		added.removeAll(earlier.threads);
 		return added;
 	}
 
-	static String megabytes(long bytes) {
+	public static String megabytes(long bytes) {
 		return String.format("%.1f MB", bytes / 1024.0 / 1024.0);
 	}
 

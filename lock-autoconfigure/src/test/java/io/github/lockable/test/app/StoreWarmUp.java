@@ -1,11 +1,11 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.time.Duration;
 
-import io.github.lockable.store.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.store.Stages;
 
 import static org.awaitility.Awaitility.await;
 
@@ -14,12 +14,12 @@ import static org.awaitility.Awaitility.await;
  * a loaded machine, is not mistaken for a store failure by the test that happens to run
  * first.
  */
-final class StoreWarmUp {
+public final class StoreWarmUp {
 
 	private StoreWarmUp() {
 	}
 
-	static void awaitAnswering(LockStore store) {
+	public static void awaitAnswering(LockStore store) {
 		await().atMost(Duration.ofSeconds(60)).until(() -> {
 			AcquireResult result = Stages.join(store.acquire(new LockRequest("lock:warm-up", Duration.ofMillis(1))));
 			if (result instanceof AcquireResult.Acquired acquired) {

@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import io.github.lockable.autoconfigure.LockableProperties;
 import io.github.lockable.store.redis.RedisLockStore;
@@ -12,7 +12,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * that holds a locked method until the test opens it.
  */
 @Configuration(proxyBeanMethods = false)
-class RecordingStoreConfiguration {
+public class RecordingStoreConfiguration {
 
 	@Bean
 	Gate gate() {

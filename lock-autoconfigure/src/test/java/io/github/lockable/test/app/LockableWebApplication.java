@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.util.List;
 import java.util.UUID;
@@ -18,7 +18,6 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
-import io.github.lockable.store.LockStore;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

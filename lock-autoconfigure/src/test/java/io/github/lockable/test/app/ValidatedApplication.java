@@ -1,4 +1,4 @@
-package io.github.lockable.it;
+package io.github.lockable.test.app;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

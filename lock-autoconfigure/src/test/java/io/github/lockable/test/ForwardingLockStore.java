@@ -1,0 +1,63 @@
+package io.github.lockable.test;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.ReleaseResult;
+
+/**
+ * A store that hands every call to another, for the test stores that change or watch one
+ * call of a real store and override only that. It forwards the calls that every store
+ * implements; {@link LockStore#awaitRelease} and {@link LockStore#earlyLossCause} keep the
+ * interface's defaults unless a subclass forwards them too.
+ */
+public class ForwardingLockStore implements LockStore {
+
+	private final LockStore delegate;
+
+	/**
+	 * A store that forwards to the given one.
+	 * @param delegate the store that answers
+	 */
+	public ForwardingLockStore(LockStore delegate) {
+		this.delegate = delegate;
+	}
+
+	/**
+	 * The store that answers.
+	 * @return the store this one forwards to
+	 */
+	protected LockStore delegate() {
+		return this.delegate;
+	}
+
+	@Override
+	public String name() {
+		return this.delegate.name();
+	}
+
+	@Override
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		return this.delegate.acquire(request);
+	}
+
+	@Override
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		return this.delegate.release(lease);
+	}
+
+	@Override
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		return this.delegate.extend(lease, ttl);
+	}
+
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		return this.delegate.fencingToken(lease);
+	}
+
+}
