@@ -95,7 +95,7 @@ public final class LockFlow {
 		AcquireResult result;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
 			LockManager manager = lockManager();
-			result = manager.acquire(key, operation.ttl(), operation.waitTime(), operation.metrics(manager));
+			result = manager.acquire(key, operation.terms(manager));
 		}
 		catch (LockStoreException ex) {
 			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
@@ -124,7 +124,7 @@ public final class LockFlow {
 		CompletionStage<AcquireResult> acquire;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
 			LockManager manager = lockManager();
-			acquire = manager.acquireAsync(key, operation.ttl(), operation.waitTime(), operation.metrics(manager));
+			acquire = manager.acquireAsync(key, operation.terms(manager));
 		}
 		catch (RuntimeException ex) {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
@@ -202,7 +202,7 @@ public final class LockFlow {
 		DefaultHeldLock lock = new DefaultHeldLock(this, operation, List.of(operation.resourcePart(key)),
 				List.of(handle), this.observations.execution(operation, granted.acquisition()));
 		if (operation.renew()) {
-			lock.renewWith(this.renewals.obtain().start(handle, operation.ttl(), operation.metrics(lockManager()),
+			lock.renewWith(this.renewals.obtain().start(handle, operation.ttl(), operation.terms(lockManager()).metrics(),
 					() -> {
 						lock.markLost();
 						LockLog.lost(operation, key, lockManager().store().name(), handle.elapsed(),
@@ -223,7 +223,7 @@ public final class LockFlow {
 	public void release(LockOperation operation, String key, LockHandle handle, @Nullable Throwable error,
 			boolean cancelled) {
 		LockManager manager = lockManager();
-		manager.release(handle, operation.metrics(manager));
+		manager.release(handle, operation.terms(manager));
 		logFinished(operation, key, manager, handle, error, cancelled);
 	}
 
@@ -239,7 +239,7 @@ public final class LockFlow {
 	public CompletableFuture<Void> releaseAsync(LockOperation operation, String key, LockHandle handle,
 			@Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
-		return manager.releaseAsync(handle, operation.metrics(manager))
+		return manager.releaseAsync(handle, operation.terms(manager))
 			.thenRun(() -> logFinished(operation, key, manager, handle, error, cancelled))
 			.exceptionally((neverFromRelease) -> null)
 			.toCompletableFuture();
