@@ -147,7 +147,7 @@ public final class LockFlow {
 		DefaultHeldLock lock = new DefaultHeldLock(this, operation, List.of(operation.resourcePart(key)),
 				List.of(handle), this.observations.execution(operation, granted.acquisition()));
 		if (operation.renew()) {
-			lock.renewWith(this.renewals.obtain().start(handle, operation.ttl(), operation.terms(lockManager()).metrics(),
+			lock.renewWith(this.renewals.obtain().start(handle, operation.terms(lockManager()),
 					() -> {
 						lock.markLost();
 						LockLog.lost(operation, key, lockManager().store().name(), handle.elapsed(),
