@@ -1,5 +1,6 @@
 package io.github.lockable.core;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
@@ -32,12 +33,25 @@ final class AcquireDecisions {
 	}
 
 	/**
-	 * What the call does after an acquire attempt; logs held locks and store failures, and
-	 * stops the acquisition observation with the outcome. Nothing here can throw once a
-	 * lock was acquired: the caller must reach its release.
+	 * When an acquire on these terms starts, for its {@code lockable.acquire.wait} timer.
+	 * @param terms the terms the acquire is made on
+	 * @return {@link System#nanoTime()}, or zero when the acquire tries once and has no timer
 	 */
-	Decision decide(LockOperation operation, String key, AcquireResult result, Observation acquisition,
-			StoreFailurePolicy storeFailure) {
+	static long start(LockTerms terms) {
+		return terms.triesOnce() ? 0 : System.nanoTime();
+	}
+
+	/**
+	 * What the call does after an acquire attempt; records it on the lock's metrics, logs
+	 * held locks and store failures, and stops the acquisition observation with the
+	 * outcome. Nothing here can throw once a lock was acquired: the caller must reach its
+	 * release.
+	 * @param terms the terms of the acquire, whose metrics record it
+	 * @param start when it started, from {@link #start(LockTerms)}
+	 */
+	Decision decide(LockOperation operation, String key, AcquireResult result, LockTerms terms, long start,
+			Observation acquisition, StoreFailurePolicy storeFailure) {
+		metered(result, terms, start);
 		if (result instanceof AcquireResult.Acquired acquired) {
 			LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
 			storeAnswered(operation);
@@ -71,6 +85,15 @@ final class AcquireDecisions {
 		}
 		return new Decision.Refuse(new LockStoreUnavailableException(
 				"Lock store unavailable; " + operation.description() + " did not run", cause));
+	}
+
+	/** The metrics are guarded: a hook that throws does not stand between a lock and its release. */
+	private static void metered(AcquireResult result, LockTerms terms, long start) {
+		LockMetrics metrics = terms.metrics();
+		metrics.acquireAttempted(result);
+		if (!terms.triesOnce()) {
+			metrics.waited(result, Duration.ofNanos(System.nanoTime() - start));
+		}
 	}
 
 	private void storeAnswered(LockOperation operation) {

@@ -91,10 +91,11 @@ public final class LockFlow {
 	 */
 	Decision acquire(LockOperation operation, String key, StoreFailurePolicy storeFailure) {
 		Observation acquisition = this.observations.acquisition(operation, null);
+		LockTerms terms = terms(operation, acquisition);
+		long start = AcquireDecisions.start(terms);
 		AcquireResult result;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
-			LockManager manager = lockManager();
-			result = manager.acquire(key, operation.terms(manager));
+			result = lockManager().acquire(key, terms);
 		}
 		catch (LockStoreException ex) {
 			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
@@ -104,7 +105,20 @@ public final class LockFlow {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
 			throw ex;
 		}
-		return this.decisions.decide(operation, key, result, acquisition, storeFailure);
+		return this.decisions.decide(operation, key, result, terms, start, acquisition, storeFailure);
+	}
+
+	/**
+	 * The operation's terms; a failure to make them ends the acquisition observation.
+	 */
+	private LockTerms terms(LockOperation operation, Observation acquisition) {
+		try {
+			return operation.terms(lockManager());
+		}
+		catch (RuntimeException ex) {
+			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
+			throw ex;
+		}
 	}
 
 	/**
@@ -120,17 +134,18 @@ public final class LockFlow {
 	public void acquireAsync(LockOperation operation, String key, @Nullable Observation parent,
 			Consumer<Decision> continuation) {
 		Observation acquisition = this.observations.acquisition(operation, parent);
+		LockTerms terms = terms(operation, acquisition);
+		long start = AcquireDecisions.start(terms);
 		CompletionStage<AcquireResult> acquire;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
-			LockManager manager = lockManager();
-			acquire = manager.acquireAsync(key, operation.terms(manager));
+			acquire = lockManager().acquireAsync(key, terms);
 		}
 		catch (RuntimeException ex) {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
 			throw ex;
 		}
 		whenDone(acquire, (result, error) -> continuation.accept(this.decisions.decide(operation, key,
-				acquireResult(result, error), acquisition, this.storeFailure.obtain())));
+				acquireResult(result, error), terms, start, acquisition, this.storeFailure.obtain())));
 	}
 
 	/**

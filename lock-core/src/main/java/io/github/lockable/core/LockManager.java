@@ -44,7 +44,8 @@ public class LockManager {
 	 * Creates a manager.
 	 * @param store where locks live
 	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
-	 * @param metrics hooks called on every acquire and release; one that throws is reported
+	 * @param metrics hooks called on every release and renewal, and on every acquire by the
+	 * {@link LockFlow} that decides what it means; one that throws is reported
 	 * and otherwise ignored, so that it never costs a granted lock its release
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics) {
@@ -91,21 +92,21 @@ public class LockManager {
 	 * at the latest when the holder's lock runs out or the wait ends. Blocks the calling
 	 * thread; an interrupt ends the wait (the interrupt is kept).
 	 * @param key the full key
-	 * @param terms the lock's TTL, wait time and metrics; release the lock with the same terms
+	 * @param terms the lock's TTL, wait time and metrics; release the lock with the same terms.
+	 * The acquire is recorded on the metrics where its outcome is decided, by {@link LockFlow}
 	 * @return acquired, held (still, after the wait time), or failed
 	 */
 	public AcquireResult acquire(String key, LockTerms terms) {
 		LockRequest request = new LockRequest(key, terms.ttl());
 		if (terms.triesOnce()) {
-			return acquired(key, StoreStages.await(this.store.acquire(request)), terms.metrics());
+			return acquired(key, StoreStages.await(this.store.acquire(request)));
 		}
-		long start = System.nanoTime();
-		long deadline = start + terms.waitTime().toNanos();
+		long deadline = System.nanoTime() + terms.waitTime().toNanos();
 		while (true) {
 			AcquireResult result = StoreStages.await(this.store.acquire(request));
 			Duration pause = pauseAfter(result, deadline);
 			if (pause == null || !awaitRelease(key, pause)) {
-				return waited(key, result, start, terms.metrics());
+				return acquired(key, result);
 			}
 		}
 	}
@@ -120,14 +121,12 @@ public class LockManager {
 	 * a store failure
 	 */
 	public CompletionStage<AcquireResult> acquireAsync(String key, LockTerms terms) {
-		LockMetrics lockMetrics = terms.metrics();
 		LockRequest request = new LockRequest(key, terms.ttl(), true);
 		if (terms.triesOnce()) {
-			return this.store.acquire(request).thenApply((result) -> acquired(key, result, lockMetrics));
+			return this.store.acquire(request).thenApply((result) -> acquired(key, result));
 		}
-		long start = System.nanoTime();
-		return attemptUntil(request, start + terms.waitTime().toNanos())
-			.thenApply((result) -> waited(key, result, start, lockMetrics));
+		return attemptUntil(request, System.nanoTime() + terms.waitTime().toNanos())
+			.thenApply((result) -> acquired(key, result));
 	}
 
 	private CompletionStage<AcquireResult> attemptUntil(LockRequest request, long deadline) {
@@ -173,17 +172,10 @@ public class LockManager {
 		}
 	}
 
-	private AcquireResult waited(String key, AcquireResult result, long start, LockMetrics metrics) {
-		acquired(key, result, metrics);
-		metrics.waited(result, Duration.ofNanos(System.nanoTime() - start));
-		return result;
-	}
-
-	private AcquireResult acquired(String key, AcquireResult result, LockMetrics metrics) {
+	private AcquireResult acquired(String key, AcquireResult result) {
 		if (result instanceof AcquireResult.Acquired granted) {
 			this.held.add(granted.handle());
 		}
-		metrics.acquireAttempted(result);
 		if (result instanceof AcquireResult.Failed failed && logger.isDebugEnabled()) {
 			// The caller decides what a failure means and reports it.
 			LockStoreException cause = failed.cause();
