@@ -9,6 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockTerms;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
@@ -24,7 +25,7 @@ import org.springframework.lang.Nullable;
  * in {@link SideBySide} for the peers that can wait.
  * <p>
  * Several threads contend for one key. Each loops: take the lock, waiting for it (for
- * Lockable, {@link LockManager#acquire(String, Duration, Duration)}, which waits with
+ * Lockable, {@link LockManager#acquire(String, LockTerms)}, which waits with
  * {@link LockStore#awaitRelease} between attempts). A holder keeps the lock for a moment, notes {@link System#nanoTime()} just before its
  * release, and then waits until another thread took the lock, so that it does not barge
  * in on its own release; the next holder notes when its acquire answered acquired. Prints
@@ -148,9 +149,10 @@ public final class Handoff {
 	static WaitingLock of(LockStore store) {
 		LockManager manager = new LockManager(store, 1.0, LockMetrics.NONE);
 		return (key, thread, maxWait) -> {
-			AcquireResult result = manager.acquire(key, TTL, maxWait);
+			LockTerms terms = new LockTerms(TTL, maxWait, LockMetrics.NONE);
+			AcquireResult result = manager.acquire(key, terms);
 			if (result instanceof AcquireResult.Acquired acquired) {
-				return () -> manager.release(acquired.handle());
+				return () -> manager.release(acquired.handle(), terms);
 			}
 			if (result instanceof AcquireResult.Failed failed) {
 				throw failed.cause();

@@ -79,8 +79,8 @@ public class LockableAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockRenewals lockRenewals(ObjectProvider<LockMetrics> metrics) {
-		return new LockRenewals(metrics.getIfUnique(() -> LockMetrics.NONE));
+	LockRenewals lockRenewals() {
+		return new LockRenewals();
 	}
 
 	/**

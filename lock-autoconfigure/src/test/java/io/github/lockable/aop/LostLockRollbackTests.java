@@ -71,7 +71,7 @@ class LostLockRollbackTests {
 
 	private DefaultHeldLock lock(String key) {
 		return (DefaultHeldLock) new DefaultLockTemplate(this.manager, new LockKeys("lock", 200),
-				new LockRenewals(LockMetrics.NONE), ConflictPolicy.CONFLICT, false)
+				new LockRenewals(), ConflictPolicy.CONFLICT, false)
 			.tryLock(key, Duration.ofSeconds(30))
 			.orElseThrow();
 	}

@@ -275,11 +275,11 @@ class LockableAutoConfigurationTests {
 			.withBean(LockStore.class, MemoryLockStore::new)
 			.withBean(LockKeys.class, () -> new LockKeys("mine", 100))
 			.withBean(LockMetrics.class, () -> LockMetrics.NONE)
-			.withBean(LockRenewals.class, () -> new LockRenewals(LockMetrics.NONE))
+			.withBean(LockRenewals.class, () -> new LockRenewals())
 			.withBean(LockManager.class, () -> new LockManager(new MemoryLockStore(), 0.5, LockMetrics.NONE))
 			.withBean(LockTemplate.class,
 					() -> new DefaultLockTemplate(new LockManager(new MemoryLockStore(), 0.5, LockMetrics.NONE),
-							new LockKeys("mine", 100), new LockRenewals(LockMetrics.NONE), ConflictPolicy.SKIP, false))
+							new LockKeys("mine", 100), new LockRenewals(), ConflictPolicy.SKIP, false))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(rootCause(context.getStartupFailure()).getProblems()).containsExactly(

@@ -27,6 +27,7 @@ import io.github.lockable.Lockable;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockRenewals.Renewal;
+import io.github.lockable.core.LockTerms;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
@@ -143,8 +144,8 @@ class LockRenewalTests {
 	void renewalsStopWhenTheSchedulerClosesAtShutdown() {
 		String key = "renew:shutdown:" + UUID.randomUUID();
 		LockHandle handle = ((AcquireResult.Acquired) Stages.join(this.store.acquire(new LockRequest(key, SHORT_TTL)))).handle();
-		LockRenewals renewals = new LockRenewals(LockMetrics.NONE);
-		renewals.start(handle, SHORT_TTL, () -> {
+		LockRenewals renewals = new LockRenewals();
+		renewals.start(handle, new LockTerms(SHORT_TTL, Duration.ZERO, LockMetrics.NONE), () -> {
 		});
 		await().during(BEYOND_SHORT_TTL).atMost(Duration.ofSeconds(10)).until(() -> this.redis.exists(key) == 1);
 		renewals.close();
@@ -192,7 +193,8 @@ class LockRenewalTests {
 				.lease();
 			LockHandle handle = new LockHandle(counted, lease);
 			AtomicBoolean reportedLost = new AtomicBoolean();
-			Renewal renewal = this.renewals.start(handle, Duration.ofMillis(30), () -> reportedLost.set(true));
+			LockTerms terms = new LockTerms(Duration.ofMillis(30), Duration.ZERO, LockMetrics.NONE);
+			Renewal renewal = this.renewals.start(handle, terms, () -> reportedLost.set(true));
 			// Vary where the release falls relative to the renewals (every 10ms).
 			LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos((i % 25) * 500L));
 			renewal.stop();

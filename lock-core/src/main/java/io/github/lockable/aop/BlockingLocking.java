@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.core.LockFlow;
-import io.github.lockable.core.LockFlow.Decision;
+import io.github.lockable.core.Decision;
 
 import org.springframework.util.ClassUtils;
 

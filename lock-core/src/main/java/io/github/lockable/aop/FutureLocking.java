@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.core.LockFlow;
-import io.github.lockable.core.LockFlow.Decision;
+import io.github.lockable.core.Decision;
 
 /**
  * Locking for methods that return a {@link CompletableFuture} or {@link CompletionStage}.

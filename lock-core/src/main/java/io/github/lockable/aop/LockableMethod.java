@@ -10,7 +10,7 @@ import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
-import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockTerms;
 import io.github.lockable.core.LockOperation;
 import io.github.lockable.core.OutageLogThrottle;
 
@@ -51,8 +51,8 @@ final class LockableMethod implements LockOperation {
 
 	private final OutageLogThrottle storeOutage = new OutageLogThrottle(OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL);
 
-	/** This method's metrics, asked for on its first call. */
-	private volatile @Nullable LockMetrics metrics;
+	/** How this method takes its lock, with its metrics; worked out on its first call. */
+	private volatile @Nullable LockTerms terms;
 
 	LockableMethod(Method method, Class<?> targetClass, String description, @Nullable String staticKey,
 			@Nullable LockKeyResolver resolver, @Nullable String resolverName, LockKeys keys, Duration ttl,
@@ -118,18 +118,18 @@ final class LockableMethod implements LockOperation {
 	}
 
 	/**
-	 * The metrics of this method's lock name, asked of the lock manager on the first call
-	 * and kept: no meter is looked up per call. Two first calls at once may both ask,
-	 * which registers nothing twice.
+	 * The terms of this method's lock, with the metrics of its lock name asked of the lock
+	 * manager on the first call and kept: no meter is looked up per call. Two first calls
+	 * at once may both ask, which registers nothing twice.
 	 */
 	@Override
-	public LockMetrics metrics(LockManager manager) {
-		LockMetrics lockMetrics = this.metrics;
-		if (lockMetrics == null) {
-			lockMetrics = manager.metrics(lockName());
-			this.metrics = lockMetrics;
+	public LockTerms terms(LockManager manager) {
+		LockTerms lockTerms = this.terms;
+		if (lockTerms == null) {
+			lockTerms = new LockTerms(ttl(), waitTime(), manager.metrics(lockName()));
+			this.terms = lockTerms;
 		}
-		return lockMetrics;
+		return lockTerms;
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockContext;
+import io.github.lockable.core.Decision;
 import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.core.LockFlow;
 import io.github.lockable.core.LockObservations;
@@ -38,7 +39,7 @@ final class LockedCall {
 	/** Set by the hand-off thread only: a call linked twice is released once. */
 	private boolean orphanReleased;
 
-	LockedCall(LockFlow flow, LockableMethod method, String key, LockFlow.Decision.RunLocked granted) {
+	LockedCall(LockFlow flow, LockableMethod method, String key, Decision.RunLocked granted) {
 		this.flow = flow;
 		this.method = method;
 		this.key = key;

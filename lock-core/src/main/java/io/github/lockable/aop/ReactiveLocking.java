@@ -14,7 +14,7 @@ import reactor.util.context.Context;
 
 import io.github.lockable.LockContext;
 import io.github.lockable.core.LockFlow;
-import io.github.lockable.core.LockFlow.Decision;
+import io.github.lockable.core.Decision;
 import io.github.lockable.core.LockObservations;
 
 import org.springframework.aop.ProxyMethodInvocation;

@@ -23,7 +23,6 @@ import io.github.lockable.LockConflictException;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.StoreFailurePolicy;
-import io.github.lockable.core.LockFlow.Decision;
 import io.github.lockable.store.LockHandle;
 
 import org.springframework.util.ReflectionUtils;

@@ -13,10 +13,7 @@ import java.util.function.Supplier;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
-import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
-import io.github.lockable.LockConflictException;
-import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.observation.LockObservationContext.Outcome;
 import io.github.lockable.store.AcquireResult;
@@ -28,8 +25,7 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * The one decision-and-release flow of every locked call, {@code @Lockable} methods of
  * every return kind and {@link io.github.lockable.LockTemplate} alike: acquire, observed;
- * what the store's answer means (run locked, run unlocked, skip, refuse) with its log line
- * and the store-outage throttle; the held lock with its renewal and the observation of its
+ * what the store's answer means, decided by {@link AcquireDecisions}; the held lock with its renewal and the observation of its
  * work; the release with its log line. The advice's strategies per return kind and the
  * template only translate these decisions into their kind of result, the way Spring's
  * {@code TransactionAspectSupport} shares its logic between its blocking and reactive
@@ -47,6 +43,8 @@ public final class LockFlow {
 
 	private final LockObservations observations;
 
+	private final AcquireDecisions decisions;
+
 	/**
 	 * @param lockManager the lock manager, obtained on first use
 	 * @param storeFailure what a store failure means, obtained on first use
@@ -63,6 +61,7 @@ public final class LockFlow {
 		this.continuations = SingletonSupplier.of(continuations);
 		this.renewals = SingletonSupplier.of(renewals);
 		this.observations = new LockObservations(observations, () -> lockManager().store().name());
+		this.decisions = new AcquireDecisions(() -> lockManager().store().name());
 	}
 
 	/**
@@ -92,10 +91,11 @@ public final class LockFlow {
 	 */
 	Decision acquire(LockOperation operation, String key, StoreFailurePolicy storeFailure) {
 		Observation acquisition = this.observations.acquisition(operation, null);
+		LockTerms terms = terms(operation, acquisition);
+		long start = AcquireDecisions.start(terms);
 		AcquireResult result;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
-			LockManager manager = lockManager();
-			result = manager.acquire(key, operation.ttl(), operation.waitTime(), operation.metrics(manager));
+			result = lockManager().acquire(key, terms);
 		}
 		catch (LockStoreException ex) {
 			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
@@ -105,7 +105,20 @@ public final class LockFlow {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
 			throw ex;
 		}
-		return decide(operation, key, result, acquisition, storeFailure);
+		return this.decisions.decide(operation, key, result, terms, start, acquisition, storeFailure);
+	}
+
+	/**
+	 * The operation's terms; a failure to make them ends the acquisition observation.
+	 */
+	private LockTerms terms(LockOperation operation, Observation acquisition) {
+		try {
+			return operation.terms(lockManager());
+		}
+		catch (RuntimeException ex) {
+			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
+			throw ex;
+		}
 	}
 
 	/**
@@ -121,71 +134,18 @@ public final class LockFlow {
 	public void acquireAsync(LockOperation operation, String key, @Nullable Observation parent,
 			Consumer<Decision> continuation) {
 		Observation acquisition = this.observations.acquisition(operation, parent);
+		LockTerms terms = terms(operation, acquisition);
+		long start = AcquireDecisions.start(terms);
 		CompletionStage<AcquireResult> acquire;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
-			LockManager manager = lockManager();
-			acquire = manager.acquireAsync(key, operation.ttl(), operation.waitTime(), operation.metrics(manager));
+			acquire = lockManager().acquireAsync(key, terms);
 		}
 		catch (RuntimeException ex) {
 			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
 			throw ex;
 		}
-		whenDone(acquire, (result, error) -> continuation.accept(
-				decide(operation, key, acquireResult(result, error), acquisition, this.storeFailure.obtain())));
-	}
-
-	/**
-	 * What the call does after an acquire attempt; logs held locks and store failures, and
-	 * stops the acquisition observation with the outcome. Nothing here can throw once a
-	 * lock was acquired: the caller must reach its release.
-	 */
-	private Decision decide(LockOperation operation, String key, AcquireResult result, Observation acquisition,
-			StoreFailurePolicy storeFailure) {
-		if (result instanceof AcquireResult.Acquired acquired) {
-			LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
-			storeAnswered(operation);
-			return new Decision.RunLocked(acquired.handle(), acquisition);
-		}
-		String store = lockManager().store().name();
-		if (result instanceof AcquireResult.Held held) {
-			storeAnswered(operation);
-			if (operation.conflictPolicy() == ConflictPolicy.SKIP) {
-				LockObservations.acquired(acquisition, Outcome.SKIPPED, null);
-				LockLog.skipped(operation, key, store, held);
-				return Decision.SKIP;
-			}
-			LockObservations.acquired(acquisition, Outcome.HELD, null);
-			LockLog.conflicted(operation, key, store, held);
-			return new Decision.Refuse(new LockConflictException(operation.conflictPolicy(),
-					(held.remainingTtl() != null) ? held.remainingTtl() : operation.ttl()));
-		}
-		LockStoreException cause = ((AcquireResult.Failed) result).cause();
-		LockObservations.acquired(acquisition, Outcome.FAILED, cause);
-		boolean proceeding = storeFailure == StoreFailurePolicy.PROCEED;
-		LockLog.storeFailed(operation, key, store, cause, proceeding,
-				operation.storeOutage().failed(cause.getCode(), System.nanoTime()));
-		if (proceeding) {
-			return Decision.RUN_UNLOCKED;
-		}
-		if (operation.conflictPolicy() == ConflictPolicy.SKIP) {
-			// Its callers are schedulers and batch runners: the throttled ERROR above says it,
-			// an exception would only add a stack trace per run.
-			return Decision.SKIP;
-		}
-		return new Decision.Refuse(new LockStoreUnavailableException(
-				"Lock store unavailable; " + operation.description() + " did not run", cause));
-	}
-
-	private void storeAnswered(LockOperation operation) {
-		long failures = operation.storeOutage().recovered();
-		if (failures > 0) {
-			try {
-				LockLog.storeRecovered(operation, lockManager().store().name(), failures);
-			}
-			catch (RuntimeException ex) {
-				// A log appender's trouble must not stand between a granted lock and its release.
-			}
-		}
+		whenDone(acquire, (result, error) -> continuation.accept(this.decisions.decide(operation, key,
+				acquireResult(result, error), terms, start, acquisition, this.storeFailure.obtain())));
 	}
 
 	/**
@@ -202,7 +162,7 @@ public final class LockFlow {
 		DefaultHeldLock lock = new DefaultHeldLock(this, operation, List.of(operation.resourcePart(key)),
 				List.of(handle), this.observations.execution(operation, granted.acquisition()));
 		if (operation.renew()) {
-			lock.renewWith(this.renewals.obtain().start(handle, operation.ttl(), operation.metrics(lockManager()),
+			lock.renewWith(this.renewals.obtain().start(handle, operation.terms(lockManager()),
 					() -> {
 						lock.markLost();
 						LockLog.lost(operation, key, lockManager().store().name(), handle.elapsed(),
@@ -223,7 +183,7 @@ public final class LockFlow {
 	public void release(LockOperation operation, String key, LockHandle handle, @Nullable Throwable error,
 			boolean cancelled) {
 		LockManager manager = lockManager();
-		manager.release(handle, operation.metrics(manager));
+		manager.release(handle, operation.terms(manager));
 		logFinished(operation, key, manager, handle, error, cancelled);
 	}
 
@@ -239,7 +199,7 @@ public final class LockFlow {
 	public CompletableFuture<Void> releaseAsync(LockOperation operation, String key, LockHandle handle,
 			@Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
-		return manager.releaseAsync(handle, operation.metrics(manager))
+		return manager.releaseAsync(handle, operation.terms(manager))
 			.thenRun(() -> logFinished(operation, key, manager, handle, error, cancelled))
 			.exceptionally((neverFromRelease) -> null)
 			.toCompletableFuture();
@@ -336,43 +296,6 @@ public final class LockFlow {
 	 */
 	public static @Nullable Throwable unwrap(@Nullable Throwable error) {
 		return (error instanceof CompletionException && error.getCause() != null) ? error.getCause() : error;
-	}
-
-	/**
-	 * What a call does after its acquire attempt.
-	 */
-	public sealed interface Decision {
-
-		/** Do not run: the policy is SKIP. */
-		Decision SKIP = new Skip();
-
-		/** Run without a lock: the store failed and the policy says proceed. */
-		Decision RUN_UNLOCKED = new RunUnlocked();
-
-		/**
-		 * Run, then release.
-		 * @param handle the granted lock
-		 * @param acquisition the ended acquisition observation, whose parent the execution
-		 * observation shares
-		 */
-		record RunLocked(LockHandle handle, Observation acquisition) implements Decision {
-		}
-
-		/** The policy is SKIP. */
-		record Skip() implements Decision {
-		}
-
-		/** The store failed and the policy is to proceed. */
-		record RunUnlocked() implements Decision {
-		}
-
-		/**
-		 * Do not run; the caller gets the exception.
-		 * @param exception a conflict or an unavailable store
-		 */
-		record Refuse(RuntimeException exception) implements Decision {
-		}
-
 	}
 
 }

@@ -44,7 +44,8 @@ public class LockManager {
 	 * Creates a manager.
 	 * @param store where locks live
 	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
-	 * @param metrics hooks called on every acquire and release; one that throws is reported
+	 * @param metrics hooks called on every release and renewal, and on every acquire by the
+	 * {@link LockFlow} that decides what it means; one that throws is reported
 	 * and otherwise ignored, so that it never costs a granted lock its release
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics) {
@@ -76,8 +77,8 @@ public class LockManager {
 	}
 
 	/**
-	 * The metrics of one lock name, to hand to the acquire methods that take them: ask once
-	 * per lock name and keep them.
+	 * The metrics of one lock name, for its {@link LockTerms}: ask once per lock name and
+	 * keep them.
 	 * @param lock a static key or a resolver's name, never a resolved key
 	 * @return the lock's metrics; a hook that throws is reported and otherwise ignored
 	 */
@@ -86,98 +87,46 @@ public class LockManager {
 	}
 
 	/**
-	 * Tries once to take the lock.
+	 * Takes the lock, waiting up to the terms' wait time for its holder to release it:
+	 * after every refused attempt the store wakes the caller when the holder releases, or
+	 * at the latest when the holder's lock runs out or the wait ends. Blocks the calling
+	 * thread; an interrupt ends the wait (the interrupt is kept).
 	 * @param key the full key
-	 * @param ttl the lock's TTL
-	 * @return acquired, held, or failed
+	 * @param terms the lock's TTL, wait time and metrics; release the lock with the same terms.
+	 * The acquire is recorded on the metrics where its outcome is decided, by {@link LockFlow}
+	 * @return acquired, held (still, after the wait time), or failed
 	 */
-	public AcquireResult acquire(String key, Duration ttl) {
-		return acquire(key, ttl, Duration.ZERO, this.metrics);
-	}
-
-	/**
-	 * Tries once to take the lock, without blocking the caller.
-	 * @param key the full key
-	 * @param ttl the lock's TTL
-	 * @return a stage with acquired, held, or failed; it never completes
-	 * exceptionally for a store failure
-	 */
-	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl) {
-		return acquireAsync(key, ttl, Duration.ZERO, this.metrics);
-	}
-
-	/**
-	 * Takes the lock, waiting up to {@code waitTime} for its holder to release it: after
-	 * every refused attempt the store wakes the caller when the holder releases, or at the
-	 * latest when the holder's lock runs out or the wait ends. Blocks the calling thread.
-	 * @param key the full key
-	 * @param ttl the lock's TTL
-	 * @param waitTime how long to wait for a held lock; zero tries once
-	 * @return acquired, held (still, after {@code waitTime}), or failed
-	 */
-	public AcquireResult acquire(String key, Duration ttl, Duration waitTime) {
-		return acquire(key, ttl, waitTime, this.metrics);
-	}
-
-	/**
-	 * As {@link #acquire(String, Duration, Duration)}, recording on the given metrics.
-	 * @param key the full key
-	 * @param ttl the lock's TTL
-	 * @param waitTime how long to wait for a held lock; zero tries once
-	 * @param metrics what {@link #metrics(String)} gave for the lock's name; release the
-	 * lock with {@link #release(LockHandle, LockMetrics)} and the same metrics
-	 * @return acquired, held (still, after {@code waitTime}), or failed
-	 */
-	public AcquireResult acquire(String key, Duration ttl, Duration waitTime, LockMetrics metrics) {
-		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
-		LockRequest request = new LockRequest(key, ttl);
-		if (waitTime.isZero() || waitTime.isNegative()) {
-			return acquired(key, StoreStages.await(this.store.acquire(request)), lockMetrics);
+	public AcquireResult acquire(String key, LockTerms terms) {
+		LockRequest request = new LockRequest(key, terms.ttl());
+		if (terms.triesOnce()) {
+			return acquired(key, StoreStages.await(this.store.acquire(request)));
 		}
-		long start = System.nanoTime();
-		long deadline = start + waitTime.toNanos();
+		long deadline = System.nanoTime() + terms.waitTime().toNanos();
 		while (true) {
 			AcquireResult result = StoreStages.await(this.store.acquire(request));
 			Duration pause = pauseAfter(result, deadline);
 			if (pause == null || !awaitRelease(key, pause)) {
-				return waited(key, result, start, lockMetrics);
+				return acquired(key, result);
 			}
 		}
 	}
 
 	/**
-	 * Waits without blocking; otherwise as {@link #acquire(String, Duration, Duration)}.
+	 * Waits without blocking; otherwise as {@link #acquire(String, LockTerms)}. The lock
+	 * comes with its fencing token, so that its holder never blocks for it (a {@code Mono}
+	 * on an event loop).
 	 * @param key the full key
-	 * @param ttl the lock's TTL
-	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @param terms the lock's TTL, wait time and metrics; release the lock with the same terms
 	 * @return a stage with acquired, held, or failed; it never completes exceptionally for
 	 * a store failure
 	 */
-	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime) {
-		return acquireAsync(key, ttl, waitTime, this.metrics);
-	}
-
-	/**
-	 * Waits without blocking; otherwise as {@link #acquire(String, Duration, Duration, LockMetrics)}.
-	 * @param key the full key
-	 * @param ttl the lock's TTL
-	 * @param waitTime how long to wait for a held lock; zero tries once
-	 * @param metrics what {@link #metrics(String)} gave for the lock's name; release the
-	 * lock with {@link #releaseAsync(LockHandle, LockMetrics)} and the same metrics
-	 * @return a stage with acquired, held, or failed; it never completes exceptionally for
-	 * a store failure
-	 */
-	public CompletionStage<AcquireResult> acquireAsync(String key, Duration ttl, Duration waitTime,
-			LockMetrics metrics) {
-		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
-		// Its holder must not block for the token later (a Mono on an event loop): issued now.
-		LockRequest request = new LockRequest(key, ttl, true);
-		if (waitTime.isZero() || waitTime.isNegative()) {
-			return this.store.acquire(request).thenApply((result) -> acquired(key, result, lockMetrics));
+	public CompletionStage<AcquireResult> acquireAsync(String key, LockTerms terms) {
+		LockRequest request = new LockRequest(key, terms.ttl(), true);
+		if (terms.triesOnce()) {
+			return this.store.acquire(request).thenApply((result) -> acquired(key, result));
 		}
-		long start = System.nanoTime();
-		return attemptUntil(request, start + waitTime.toNanos())
-			.thenApply((result) -> waited(key, result, start, lockMetrics));
+		return attemptUntil(request, System.nanoTime() + terms.waitTime().toNanos())
+			.thenApply((result) -> acquired(key, result));
 	}
 
 	private CompletionStage<AcquireResult> attemptUntil(LockRequest request, long deadline) {
@@ -223,17 +172,10 @@ public class LockManager {
 		}
 	}
 
-	private AcquireResult waited(String key, AcquireResult result, long start, LockMetrics metrics) {
-		acquired(key, result, metrics);
-		metrics.waited(result, Duration.ofNanos(System.nanoTime() - start));
-		return result;
-	}
-
-	private AcquireResult acquired(String key, AcquireResult result, LockMetrics metrics) {
+	private AcquireResult acquired(String key, AcquireResult result) {
 		if (result instanceof AcquireResult.Acquired granted) {
 			this.held.add(granted.handle());
 		}
-		metrics.acquireAttempted(result);
 		if (result instanceof AcquireResult.Failed failed && logger.isDebugEnabled()) {
 			// The caller decides what a failure means and reports it.
 			LockStoreException cause = failed.cause();
@@ -246,49 +188,30 @@ public class LockManager {
 	/**
 	 * Releases the lock, and reports a lock that ran out before its release, a holder past
 	 * the warning share of its TTL, or a store that did not answer. Never throws.
-	 * @param handle what {@link #acquire(String, Duration)} granted
+	 * @param handle what an acquire granted
+	 * @param terms the terms it was acquired on
 	 */
-	public void release(LockHandle handle) {
-		release(handle, this.metrics);
-	}
-
-	/**
-	 * As {@link #release(LockHandle)}, reporting to the metrics the lock was acquired with.
-	 * @param handle what an acquire method that takes metrics granted
-	 * @param metrics the metrics given to that acquire method
-	 */
-	public void release(LockHandle handle, LockMetrics metrics) {
-		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
+	public void release(LockHandle handle, LockTerms terms) {
 		this.held.remove(handle);
 		ReleaseResult result;
 		try {
 			result = StoreStages.await(handle.release());
 		}
 		catch (RuntimeException ex) {
-			releaseFailed(handle, ex, lockMetrics);
+			releaseFailed(handle, ex, terms.metrics());
 			return;
 		}
-		released(handle, result, lockMetrics);
+		released(handle, result, terms.metrics());
 	}
 
 	/**
 	 * Releases the lock asynchronously, with the same reports as {@link #release}.
-	 * @param handle what {@link #acquire(String, Duration)} granted
+	 * @param handle what an acquire granted
+	 * @param terms the terms it was acquired on
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
-	public CompletionStage<Void> releaseAsync(LockHandle handle) {
-		return releaseAsync(handle, this.metrics);
-	}
-
-	/**
-	 * As {@link #releaseAsync(LockHandle)}, reporting to the metrics the lock was acquired
-	 * with.
-	 * @param handle what an acquire method that takes metrics granted
-	 * @param metrics the metrics given to that acquire method
-	 * @return a stage that completes, never exceptionally, once the release is done
-	 */
-	public CompletionStage<Void> releaseAsync(LockHandle handle, LockMetrics metrics) {
-		LockMetrics lockMetrics = GuardedLockMetrics.guard(metrics);
+	public CompletionStage<Void> releaseAsync(LockHandle handle, LockTerms terms) {
+		LockMetrics lockMetrics = terms.metrics();
 		this.held.remove(handle);
 		CompletionStage<ReleaseResult> release;
 		try {

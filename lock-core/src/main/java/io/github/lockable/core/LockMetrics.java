@@ -6,8 +6,9 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.ReleaseResult;
 
 /**
- * Hooks the lock manager calls on every acquire and release, for metrics. Implementations
- * must be cheap and must not throw: they run on every locked call.
+ * Hooks called on every acquire (where the lock flow decides what its outcome means, the
+ * same outcome its log line and observation report), release and renewal, for metrics.
+ * Implementations must be cheap and must not throw: they run on every locked call.
  * <p>
  * Each {@code @Lockable} method records on the metrics {@link #forLock(String) of its lock
  * name}, asked for once, when the method is first called; the locks taken through
@@ -40,8 +41,8 @@ public interface LockMetrics {
 	}
 
 	/**
-	 * An acquire attempt ended.
-	 * @param result what the store answered
+	 * An acquire ended: once per acquire, however many attempts a wait took.
+	 * @param result what the store answered last
 	 */
 	default void acquireAttempted(AcquireResult result) {
 	}

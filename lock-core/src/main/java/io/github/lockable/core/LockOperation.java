@@ -68,10 +68,11 @@ public interface LockOperation {
 	OutageLogThrottle storeOutage();
 
 	/**
-	 * The metrics of this operation's lock name, asked of the manager once and kept.
+	 * How the manager takes this operation's lock: its TTL, wait time and the metrics of
+	 * its lock name, asked of the manager once and kept.
 	 * @param manager the lock manager
-	 * @return the metrics to record on
+	 * @return the terms to acquire and release on
 	 */
-	LockMetrics metrics(LockManager manager);
+	LockTerms terms(LockManager manager);
 
 }

@@ -1,7 +1,6 @@
 package io.github.lockable.core;
 
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -31,14 +30,10 @@ public final class LockRenewals implements AutoCloseable {
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
-	private final LockMetrics metrics;
-
 	/**
 	 * Creates the scheduler; its one daemon thread starts with the first renewal.
-	 * @param metrics told of every renewal
 	 */
-	public LockRenewals(LockMetrics metrics) {
-		this.metrics = GuardedLockMetrics.guard(Objects.requireNonNull(metrics, "metrics must not be null"));
+	public LockRenewals() {
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "lockable-renewal");
 			thread.setDaemon(true);
@@ -49,27 +44,15 @@ public final class LockRenewals implements AutoCloseable {
 	}
 
 	/**
-	 * Starts renewing a lock until the returned renewal is stopped or the lock is lost.
+	 * Starts renewing a lock until the returned renewal is stopped or the lock is lost,
+	 * reporting every renewal to the lock's metrics.
 	 * @param handle the granted lock
-	 * @param ttl the TTL each renewal sets
+	 * @param terms the terms it was acquired on: each renewal sets their TTL again
 	 * @param lost called once, on a renewal thread, when a renewal finds the lock lost
 	 * @return the renewal, to stop before the release
 	 */
-	public Renewal start(LockHandle handle, Duration ttl, Runnable lost) {
-		return start(handle, ttl, this.metrics, lost);
-	}
-
-	/**
-	 * Starts renewing a lock, as {@link #start(LockHandle, Duration, Runnable)}, reporting
-	 * every renewal to the lock's own metrics.
-	 * @param handle the granted lock
-	 * @param ttl the TTL each renewal sets
-	 * @param metrics the lock's metrics, from {@link LockManager#metrics(String)}
-	 * @param lost called once, on a renewal thread, when a renewal finds the lock lost
-	 * @return the renewal, to stop before the release
-	 */
-	public Renewal start(LockHandle handle, Duration ttl, LockMetrics metrics, Runnable lost) {
-		Renewal renewal = new Renewal(handle, ttl, GuardedLockMetrics.guard(metrics), lost);
+	public Renewal start(LockHandle handle, LockTerms terms, Runnable lost) {
+		Renewal renewal = new Renewal(handle, terms.ttl(), terms.metrics(), lost);
 		renewal.scheduleNext();
 		return renewal;
 	}

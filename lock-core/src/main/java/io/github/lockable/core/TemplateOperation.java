@@ -40,8 +40,8 @@ record TemplateOperation(DefaultLockTemplate template, Method method, Duration t
 	}
 
 	@Override
-	public LockMetrics metrics(LockManager manager) {
-		return this.template.metrics(manager);
+	public LockTerms terms(LockManager manager) {
+		return new LockTerms(this.ttl, this.waitTime, this.template.metrics(manager));
 	}
 
 }

@@ -1,30 +1,24 @@
 package io.github.lockable.observation;
 
-import io.micrometer.common.KeyValues;
-
 /**
  * The default convention of the execution observation: named
  * {@code lockable.lock.execution}, with the low-cardinality keys of
  * {@link LockObservationDocumentation.LowCardinalityKeyNames}; the outcome is
  * {@code success}, or {@code error} when the work threw or its future or Mono failed.
  */
-public class DefaultLockExecutionObservationConvention implements LockExecutionObservationConvention {
+public class DefaultLockExecutionObservationConvention extends DefaultLockObservationConvention
+		implements LockExecutionObservationConvention {
 
-	private static final String NAME = "lockable.lock.execution";
-
-	@Override
-	public String getName() {
-		return NAME;
+	/**
+	 * Creates the default execution convention.
+	 */
+	public DefaultLockExecutionObservationConvention() {
+		super("lockable.lock.execution", "locked ");
 	}
 
 	@Override
-	public String getContextualName(LockObservationContext context) {
-		return "locked " + context.getLock();
-	}
-
-	@Override
-	public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
-		return LockKeyValues.of(context, (context.getError() != null) ? "error" : "success");
+	String outcome(LockObservationContext context) {
+		return (context.getError() != null) ? "error" : "success";
 	}
 
 }
