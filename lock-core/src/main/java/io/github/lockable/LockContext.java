@@ -18,8 +18,11 @@ public final class LockContext {
 
 	private static final ThreadLocal<HeldLock> current = new ThreadLocal<>();
 
-	/** The usual scope, with nothing current before: shared, as it captures nothing. */
-	private static final Scope CLEAR = current::remove;
+	/**
+	 * The usual scope, with nothing current before: shared, as it captures nothing. It sets
+	 * null rather than removing the entry, which the next call on the thread would allocate again.
+	 */
+	private static final Scope CLEAR = () -> current.set(null);
 
 	private LockContext() {
 	}

@@ -28,7 +28,8 @@ public final class DefaultHeldLock implements HeldLock {
 
 	private final LockOperation operation;
 
-	private final List<String> keys;
+	/** The resource parts; {@code null} for a lock of one key, whose part is derived when asked. */
+	private final @Nullable List<String> keys;
 
 	private final List<LockHandle> handles;
 
@@ -66,15 +67,32 @@ public final class DefaultHeldLock implements HeldLock {
 		}
 	}
 
+	/**
+	 * The lock of one key. Its resource part is derived from the full key only when asked:
+	 * most calls never ask, and this runs on every locked call.
+	 * @param flow releases the handle
+	 * @param operation what runs under the lock, which knows the resource part of its keys
+	 * @param handle the handle
+	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
+	 */
+	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, Observation execution) {
+		this.flow = flow;
+		this.operation = operation;
+		this.keys = null;
+		this.handles = List.of(handle);
+		this.execution = execution;
+	}
+
 	@Override
 	public List<String> keys() {
-		return this.keys;
+		List<String> keys = this.keys;
+		return (keys != null) ? keys : List.of(this.operation.resourcePart(this.handles.get(0).lease().key()));
 	}
 
 	@Override
 	public long fencingToken() {
-		if (this.keys.size() != 1) {
-			throw new IllegalStateException("This lock holds " + this.keys.size()
+		if (this.handles.size() != 1) {
+			throw new IllegalStateException("This lock holds " + this.handles.size()
 					+ " keys; ask for the fencing token of one of them with fencingToken(key)");
 		}
 		return fencingToken(this.handles.get(0));
@@ -82,9 +100,9 @@ public final class DefaultHeldLock implements HeldLock {
 
 	@Override
 	public long fencingToken(String key) {
-		int index = this.keys.indexOf(key);
+		int index = keys().indexOf(key);
 		if (index < 0) {
-			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + this.keys);
+			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + keys());
 		}
 		return fencingToken(this.handles.get(index));
 	}
@@ -242,7 +260,7 @@ public final class DefaultHeldLock implements HeldLock {
 
 	@Override
 	public String toString() {
-		return "HeldLock" + this.keys + (isHeld() ? "" : (this.lost ? " (lost)" : (this.closed != 0) ? " (closed)" : " (expired)"));
+		return "HeldLock" + keys() + (isHeld() ? "" : (this.lost ? " (lost)" : (this.closed != 0) ? " (closed)" : " (expired)"));
 	}
 
 }

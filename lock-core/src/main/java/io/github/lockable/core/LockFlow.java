@@ -159,8 +159,8 @@ public final class LockFlow {
 	 */
 	public DefaultHeldLock hold(LockOperation operation, String key, Decision.RunLocked granted) {
 		LockHandle handle = granted.handle();
-		DefaultHeldLock lock = new DefaultHeldLock(this, operation, List.of(operation.resourcePart(key)),
-				List.of(handle), this.observations.execution(operation, granted.acquisition()));
+		DefaultHeldLock lock = new DefaultHeldLock(this, operation, handle,
+				this.observations.execution(operation, granted.acquisition()));
 		if (operation.renew()) {
 			lock.renewWith(this.renewals.obtain().start(handle, operation.terms(lockManager()),
 					() -> {
