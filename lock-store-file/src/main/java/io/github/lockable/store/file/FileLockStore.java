@@ -50,9 +50,10 @@ import io.github.lockable.store.file.LockFileState.Unreadable;
  * A failed file operation gives {@link AcquireResult.Failed}, or a
  * {@link LockStoreException} from release and extend, coded by the exception's type
  * ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or {@code STORE_ERROR};
- * {@code TIMEOUT} when the guard stayed taken for the store's timeout. Every call blocks for
- * microseconds (an acquire also for forcing the counter to disk), at most that timeout, and
- * returns a stage already complete. Another process's release is seen only by reading the
+ * {@code TIMEOUT} when the guard stayed taken for the store's timeout. A call's file work takes
+ * microseconds (an acquire's also forcing the counter to disk), at most that timeout; it
+ * runs on the calling thread, which gets a stage already complete, unless that thread
+ * must not block (see {@link NonBlockingCallers}). Another process's release is seen only by reading the
  * file, so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
@@ -118,37 +119,64 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Creates a free lock with the atomic, exclusive create, and replaces a stale one. */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		long requested = System.nanoTime();
-		LockFileName name = LockFileName.of(request.key());
-		try {
-			return CompletableFuture.completedFuture(this.files.run("acquire", request.key(), (real) -> {
-				Path lock = name.lockFile(real);
-				for (int attempt = 1; attempt <= 3; attempt++) {
-					LockFileState state = LockDirectory.read(lock);
-					Instant now = now();
-					AcquireResult.Held held = held(state, now, request.ttl());
-					if (held != null) {
-						return held;
-					}
-					LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
-							this.identity, now, now.plus(request.ttl()), this.version);
-					boolean create = state == LockFileState.Missing.INSTANCE;
-					if (LockDirectory.publish(lock, name, bytes(mine), create, this.options.hardLinks())) {
-						if (!create) {
-							logReclaim(request.key(), state, now);
-						}
-						this.backoff.reset(request.key());
-						return new AcquireResult.Acquired(new LockHandle(this, new LockLease(request.key(), mine.token(),
-								mine.fencingToken(), now, request.ttl()), requested));
-					}
-					// created by something that ignores the guard: read it again
+		return NonBlockingCallers.complete(new Acquire(request, LockFileName.of(request.key()), System.nanoTime()));
+	}
+
+	/** One acquire: the work of its stage and the step under the guard, one object for both. */
+	private final class Acquire implements Supplier<AcquireResult>, LockGuard.Step<AcquireResult> {
+
+		private final LockRequest request;
+
+		private final LockFileName name;
+
+		private final long requested;
+
+		Acquire(LockRequest request, LockFileName name, long requested) {
+			this.request = request;
+			this.name = name;
+			this.requested = requested;
+		}
+
+		@Override
+		public AcquireResult get() {
+			try {
+				return FileLockStore.this.files.run("acquire", this.request.key(), this);
+			}
+			catch (LockStoreException ex) {
+				return new AcquireResult.Failed(ex);
+			}
+		}
+
+		@Override
+		public AcquireResult run(Path real) throws IOException {
+			return acquireUnderGuard(real, this.request, this.name, this.requested);
+		}
+
+	}
+
+	private AcquireResult acquireUnderGuard(Path real, LockRequest request, LockFileName name, long requested) throws IOException {
+		Path lock = name.lockFile(real);
+		for (int attempt = 1; attempt <= 3; attempt++) {
+			LockFileState state = LockDirectory.read(lock);
+			Instant now = now();
+			AcquireResult.Held held = held(state, now, request.ttl());
+			if (held != null) {
+				return held;
+			}
+			LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
+					this.identity, now, now.plus(request.ttl()), this.version);
+			boolean create = state == LockFileState.Missing.INSTANCE;
+			if (LockDirectory.publish(lock, name, bytes(mine), create, this.options.hardLinks())) {
+				if (!create) {
+					logReclaim(request.key(), state, now);
 				}
-				throw new IOException("Lock file " + lock + " keeps appearing and disappearing");
-			}));
+				this.backoff.reset(request.key());
+				return new AcquireResult.Acquired(new LockHandle(this, new LockLease(request.key(), mine.token(),
+						mine.fencingToken(), now, request.ttl()), requested));
+			}
+			// created by something that ignores the guard: read it again
 		}
-		catch (LockStoreException ex) {
-			return CompletableFuture.completedFuture(new AcquireResult.Failed(ex));
-		}
+		throw new IOException("Lock file " + lock + " keeps appearing and disappearing");
 	}
 
 	/** The answer for a lock that is held, or {@code null} if it is free or stale. */
@@ -188,7 +216,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
 		LockFileName name = LockFileName.of(lease.key());
-		return complete(() -> {
+		return NonBlockingCallers.complete(() -> {
 			ReleaseResult result = this.files.run("release", lease.key(), (real) -> {
 				Path lock = name.lockFile(real);
 				LockMetadata owned = owned(lock, lease);
@@ -212,7 +240,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
 		}
 		LockFileName name = LockFileName.of(lease.key());
-		return complete(() -> this.files.run("extend", lease.key(), (real) -> {
+		return NonBlockingCallers.complete(() -> this.files.run("extend", lease.key(), (real) -> {
 			Path lock = name.lockFile(real);
 			Instant now = now();
 			LockMetadata owned = owned(lock, lease);
@@ -225,7 +253,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<Long> fencingToken(LockLease lease) {
 		LockFileName name = LockFileName.of(lease.key());
-		return complete(() -> this.files.run("fencingToken", lease.key(), (real) -> {
+		return NonBlockingCallers.complete(() -> this.files.run("fencingToken", lease.key(), (real) -> {
 			LockMetadata owned = owned(name.lockFile(real), lease);
 			return (owned != null && !owned.isExpired(now())) ? lease.fencingToken() : 0L;
 		}));
@@ -235,15 +263,6 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	private static @Nullable LockMetadata owned(Path lock, LockLease lease) throws IOException {
 		return (LockDirectory.read(lock) instanceof Present present && present.metadata().isOwnedBy(lease.token()))
 				? present.metadata() : null;
-	}
-
-	private static <T> CompletionStage<T> complete(Supplier<T> call) {
-		try {
-			return CompletableFuture.completedFuture(call.get());
-		}
-		catch (LockStoreException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
 	}
 
 	private static byte[] bytes(LockMetadata metadata) {
