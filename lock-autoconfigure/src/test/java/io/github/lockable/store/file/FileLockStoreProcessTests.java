@@ -69,6 +69,18 @@ class FileLockStoreProcessTests {
 	}
 
 	/**
+	 * Reactor is optional for the file store: a process without it takes and releases a lock.
+	 */
+	@Test
+	void aProcessWithoutReactorTakesAndReleasesTheLock() throws IOException {
+		assertThat(this.jobs.startWithoutReactor(this.locks.toString(), KEY, LONG_TTL_MS, "0").awaitExit())
+			.isEqualTo("started");
+		try (Stream<Path> files = Files.list(this.locks)) {
+			assertThat(files.map((file) -> file.getFileName().toString())).noneMatch((name) -> name.endsWith(".lock"));
+		}
+	}
+
+	/**
 	 * Two, three or four processes find the same stale lock at the same instant: exactly
 	 * one reclaims it.
 	 */

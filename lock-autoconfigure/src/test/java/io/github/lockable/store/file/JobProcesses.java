@@ -1,5 +1,6 @@
 package io.github.lockable.store.file;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -69,11 +72,29 @@ final class JobProcesses implements AutoCloseable {
 	 * @return the job
 	 */
 	Job start(List<String> prefix, Map<String, String> environment, Class<?> main, String... arguments) {
+		return start(prefix, environment, System.getProperty("java.class.path"), main, arguments);
+	}
+
+	/**
+	 * Starts a job process whose class path lacks Reactor, as an application without it
+	 * runs.
+	 * @param arguments the arguments of {@link FileLockJob#main}
+	 * @return the job
+	 */
+	Job startWithoutReactor(String... arguments) {
+		String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+			.filter((entry) -> !entry.contains(File.separator + "io" + File.separator + "projectreactor" + File.separator))
+			.collect(Collectors.joining(File.pathSeparator));
+		return start(List.of(), Map.of(), classPath, FileLockJob.class, arguments);
+	}
+
+	private Job start(List<String> prefix, Map<String, String> environment, String classPath, Class<?> main,
+			String... arguments) {
 		List<String> command = new ArrayList<>(prefix);
 		command.add(ProcessHandle.current().info().command().orElseThrow());
 		command.addAll(JVM_OPTIONS);
 		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
+		command.add(classPath);
 		command.add(main.getName());
 		command.addAll(List.of(arguments));
 		int number = this.counter.incrementAndGet();
