@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -50,11 +49,11 @@ import io.github.lockable.store.file.LockFileState.Unreadable;
  * A failed file operation gives {@link AcquireResult.Failed}, or a
  * {@link LockStoreException} from release and extend, coded by the exception's type
  * ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or {@code STORE_ERROR};
- * {@code TIMEOUT} when the guard stayed taken for the store's timeout. A call's file work takes
- * microseconds (an acquire's also forcing the counter to disk), at most that timeout; it
- * runs on the calling thread, which gets a stage already complete, unless that thread
- * must not block (see {@link NonBlockingCallers}). Another process's release is seen only by reading the
- * file, so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
+ * {@code TIMEOUT} when the guard stayed taken for the store's timeout. A call's file work
+ * takes microseconds (an acquire's also forcing the counter to disk), at most that timeout,
+ * on the calling thread, which gets a stage already complete, unless that thread must not
+ * block (see {@link NonBlockingCallers}). Another process's release is seen only by reading
+ * the file, so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
@@ -119,28 +118,18 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Creates a free lock with the atomic, exclusive create, and replaces a stale one. */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return NonBlockingCallers.complete(new Acquire(request, LockFileName.of(request.key()), System.nanoTime()));
+		return NonBlockingCallers.complete(new Acquire(this, request, LockFileName.of(request.key()),
+				System.nanoTime()));
 	}
 
 	/** One acquire: the work of its stage and the step under the guard, one object for both. */
-	private final class Acquire implements Supplier<AcquireResult>, LockGuard.Step<AcquireResult> {
-
-		private final LockRequest request;
-
-		private final LockFileName name;
-
-		private final long requested;
-
-		Acquire(LockRequest request, LockFileName name, long requested) {
-			this.request = request;
-			this.name = name;
-			this.requested = requested;
-		}
+	private record Acquire(FileLockStore store, LockRequest request, LockFileName name, long requested)
+			implements Supplier<AcquireResult>, LockGuard.Step<AcquireResult> {
 
 		@Override
 		public AcquireResult get() {
 			try {
-				return FileLockStore.this.files.run("acquire", this.request.key(), this);
+				return this.store.files.run("acquire", this.request.key(), this);
 			}
 			catch (LockStoreException ex) {
 				return new AcquireResult.Failed(ex);
@@ -149,7 +138,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 		@Override
 		public AcquireResult run(Path real) throws IOException {
-			return acquireUnderGuard(real, this.request, this.name, this.requested);
+			return this.store.acquireUnderGuard(real, this.request, this.name, this.requested);
 		}
 
 	}
