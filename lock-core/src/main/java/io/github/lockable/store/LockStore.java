@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  * Every operation returns a stage, and there is one method per operation. A store with an
  * asynchronous client completes the stage when its server answers; a store that is
  * blocking by nature (memory, file) does its work on the caller's thread and returns a
- * stage that is already complete. Lockable's blocking callers wait for the stage in one
+ * stage that is already complete, unless that work may wait and the caller is a thread
+ * that must not block (an event loop), as the file store's guard may: then it completes
+ * the stage from another thread. Lockable's blocking callers wait for the stage in one
  * place.
  * <p>
  * Implementations must be thread-safe, must never block longer than their configured
