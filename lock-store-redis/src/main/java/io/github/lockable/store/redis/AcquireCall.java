@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.SetArgs;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.redis.RedisLockStore.RedisTimeoutException;
 
@@ -33,7 +31,7 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 		SET, SCRIPT, WAIT, GIVE_BACK
 	}
 
-	private final LockStore store;
+	private final RedisLockStore store;
 
 	private final LockRequest request;
 
@@ -42,12 +40,6 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 	private final byte[] key;
 
 	private final byte[] tokenBytes;
-
-	private final long requested;
-
-	private final int replicasToAck;
-
-	private final SetArgs setArgs;
 
 	private Step step = Step.SET;
 
@@ -65,20 +57,14 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 	 * @param store the store, the grant's handle releases through
 	 * @param request the request
 	 * @param token the new owner token
-	 * @param setArgs {@code NX PX} of the request's TTL
-	 * @param replicasToAck how many replicas must have the lock, 0 not to WAIT
 	 */
-	AcquireCall(CallFailures failures, LockStore store, LockRequest request, String token, SetArgs setArgs,
-			int replicasToAck) {
+	AcquireCall(CallFailures failures, RedisLockStore store, LockRequest request, String token) {
 		super(failures);
 		this.store = store;
 		this.request = request;
 		this.token = token;
 		this.key = RedisLockStore.encode(request.key());
 		this.tokenBytes = RedisLockStore.encode(token);
-		this.setArgs = setArgs;
-		this.requested = System.nanoTime();
-		this.replicasToAck = replicasToAck;
 	}
 
 	@Override
@@ -87,14 +73,16 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 			sendScript(connection);
 		}
 		else {
-			listenTo(connection.commands().set(this.key, this.tokenBytes, this.setArgs));
+			long ttlMillis = this.request.ttl().toMillis();
+			listenTo(connection.commands().set(this.key, this.tokenBytes, this.store.setArgs(ttlMillis)));
 		}
 	}
 
 	private void sendScript(NativeConnection connection) {
 		this.step = Step.SCRIPT;
-		evalsha(connection, LockScript.ACQUIRE, new byte[][] { this.key, FencingCounters.counterKey(this.key) },
+		script(LockScript.ACQUIRE, new byte[][] { this.key, FencingCounters.counterKey(this.key) },
 				new byte[][] { this.tokenBytes, RedisLockStore.encode(this.request.ttl().toMillis()) });
+		evalsha(connection);
 	}
 
 	@Override
@@ -128,11 +116,11 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 
 	private AcquireResult acquired(long fencingToken) {
 		LockLease lease = new LockLease(this.request.key(), this.token, fencingToken, Instant.now(), this.request.ttl());
-		return new AcquireResult.Acquired(new LockHandle(this.store, lease, this.requested));
+		return new AcquireResult.Acquired(new LockHandle(this.store, lease, start()));
 	}
 
 	private void granted(NativeConnection connection, AcquireResult result) {
-		if (this.replicasToAck > 0 && result instanceof AcquireResult.Acquired) {
+		if (this.store.replicasToAck() > 0 && result instanceof AcquireResult.Acquired) {
 			awaitReplicas(connection, result);
 		}
 		else {
@@ -147,7 +135,7 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 	 */
 	private void awaitReplicas(NativeConnection connection, AcquireResult acquired) {
 		long timeoutMillis = TimeUnit.NANOSECONDS.toMillis(failures().timeoutNanos());
-		long remaining = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.requested);
+		long remaining = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start());
 		// Redis notices a WAIT's timeout on its event loop's next tick (1/hz, 100ms by default),
 		// so the reserve for the delete covers a late tick and a round trip.
 		long reserve = Math.min(300, timeoutMillis / 4);
@@ -156,19 +144,20 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 		this.step = Step.WAIT;
 		this.grant = acquired;
 		this.waitMillis = waitMillis;
-		listenTo(connection.commands().waitForReplication(this.replicasToAck, waitMillis));
+		listenTo(connection.commands().waitForReplication(this.store.replicasToAck(), waitMillis));
 	}
 
 	private void replicated(NativeConnection connection, long acknowledged) {
-		if (acknowledged >= this.replicasToAck && this.grant != null) {
+		if (acknowledged >= this.store.replicasToAck() && this.grant != null) {
 			finish(this.grant);
 			return;
 		}
-		this.givenBack = new LockStoreException("Only " + acknowledged + " of the " + this.replicasToAck
+		this.givenBack = new LockStoreException("Only " + acknowledged + " of the " + this.store.replicasToAck()
 				+ " replicas lockable.redis.replicas-to-ack asks for acknowledged the lock within " + this.waitMillis
 				+ "ms; the lock was given back", "REPLICATION", null);
 		this.step = Step.GIVE_BACK;
-		evalsha(connection, LockScript.RELEASE, new byte[][] { this.key }, new byte[][] { this.tokenBytes });
+		script(LockScript.RELEASE, new byte[][] { this.key }, new byte[][] { this.tokenBytes });
+		evalsha(connection);
 	}
 
 	@Override

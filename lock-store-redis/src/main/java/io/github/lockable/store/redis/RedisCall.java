@@ -59,6 +59,7 @@ abstract class RedisCall<T> extends CompletableFuture<T> implements BiConsumer<O
 
 	private final CallFailures failures;
 
+	/** When the call started ({@link System#nanoTime()}). */
 	private final long start = System.nanoTime();
 
 	private volatile int state;
@@ -80,6 +81,10 @@ abstract class RedisCall<T> extends CompletableFuture<T> implements BiConsumer<O
 
 	final CallFailures failures() {
 		return this.failures;
+	}
+
+	final long start() {
+		return this.start;
 	}
 
 	/**
@@ -155,13 +160,24 @@ abstract class RedisCall<T> extends CompletableFuture<T> implements BiConsumer<O
 	}
 
 	/**
-	 * Sends a script by EVALSHA, to be sent again by EVAL on NOSCRIPT.
+	 * Names the script that {@link #evalsha(NativeConnection)} sends.
 	 */
-	final void evalsha(NativeConnection connection, LockScript script, byte[][] keys, byte[][] args) {
+	final void script(LockScript script, byte[][] keys, byte[][] args) {
 		this.script = script;
 		this.keys = keys;
 		this.args = args;
-		listenTo(connection.commands().evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args));
+	}
+
+	/**
+	 * Sends the {@linkplain #script named script} by EVALSHA, to be sent again by EVAL on
+	 * NOSCRIPT.
+	 */
+	final void evalsha(NativeConnection connection) {
+		LockScript named = this.script;
+		if (named == null || this.keys == null || this.args == null) {
+			throw new IllegalStateException("No script to send");
+		}
+		listenTo(connection.commands().evalsha(named.sha1(), ScriptOutputType.INTEGER, this.keys, this.args));
 	}
 
 	/**

@@ -39,7 +39,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * other Redis users share, are never touched), with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
- * thread. Lettuce's own command and connect timeouts end a call first where they are
+ * thread. The timeout runs on the client's timer ({@code ClientResources.timer()}), which
+ * fires on its first tick after it (100ms ticks by default; see {@link RedisCall}). Lettuce's own command and connect timeouts end a call first where they are
  * shorter; whichever timeout fires, the failure has the code {@code TIMEOUT} and names it,
  * and an acquire cut short after it was sent is deleted again, owner-checked, once the
  * server runs it. A connection that answers nothing for
@@ -186,16 +187,21 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return new AcquireCall(this.failures, this, request, LockTokens.next(), setArgs(request.ttl().toMillis()),
-				this.replicasToAck)
-			.start(this.acquiring);
+		return new AcquireCall(this.failures, this, request, LockTokens.next()).start(this.acquiring);
+	}
+
+	/**
+	 * How many replicas must have a lock before its acquire succeeds, 0 not to wait.
+	 */
+	int replicasToAck() {
+		return this.replicasToAck;
 	}
 
 	/**
 	 * {@code NX PX ttl}, the same object for the same TTL: Lettuce reads it only while it
 	 * builds the command, and most callers lock with one TTL.
 	 */
-	private SetArgs setArgs(long ttlMillis) {
+	SetArgs setArgs(long ttlMillis) {
 		SetArgsOfTtl last = this.lastSetArgs;
 		if (last != null && last.ttlMillis() == ttlMillis) {
 			return last.args();

@@ -14,12 +14,6 @@ final class ScriptCall<T> extends RedisCall<T> {
 
 	private static final Logger logger = LoggerFactory.getLogger(ScriptCall.class);
 
-	private final LockScript script;
-
-	private final byte[][] keys;
-
-	private final byte[][] args;
-
 	private final Function<Long, T> meaning;
 
 	/**
@@ -31,15 +25,13 @@ final class ScriptCall<T> extends RedisCall<T> {
 	 */
 	ScriptCall(CallFailures failures, LockScript script, byte[][] keys, byte[][] args, Function<Long, T> meaning) {
 		super(failures);
-		this.script = script;
-		this.keys = keys;
-		this.args = args;
+		script(script, keys, args);
 		this.meaning = meaning;
 	}
 
 	@Override
 	void send(NativeConnection connection) {
-		evalsha(connection, this.script, this.keys, this.args);
+		evalsha(connection);
 	}
 
 	@Override
