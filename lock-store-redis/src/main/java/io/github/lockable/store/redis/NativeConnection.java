@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.Timer;
 
 /**
  * A connection the store opened, with the Lettuce commands it sends on, and how long it
@@ -22,16 +23,27 @@ final class NativeConnection {
 
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
+	/** The timer of the client that opened the connection. */
+	private final Timer timer;
+
 	/** When the oldest command that timed out unanswered was sent; 0 while answers come. */
 	private final AtomicLong silentSince = new AtomicLong();
 
 	NativeConnection(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
 		this.connection = connection;
 		this.commands = commands;
+		this.timer = connection.getResources().timer();
 	}
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
 		return this.commands;
+	}
+
+	/**
+	 * The timer of the client's resources, which bounds the store's calls on this connection.
+	 */
+	Timer timer() {
+		return this.timer;
 	}
 
 	/**

@@ -9,6 +9,7 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.Timer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,6 +108,15 @@ final class RedisConnections implements AutoCloseable {
 			}
 		});
 		return attempt;
+	}
+
+	/**
+	 * The timer of the client that opens connections, started if it is not; for the calls
+	 * that wait for a connection.
+	 * @return the client's timer
+	 */
+	Timer timer() {
+		return this.client.timer();
 	}
 
 	private static RedisClusterAsyncCommands<byte[], byte[]> commandsOf(StatefulConnection<byte[], byte[]> connection) {

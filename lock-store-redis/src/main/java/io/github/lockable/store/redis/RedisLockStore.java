@@ -2,29 +2,19 @@ package io.github.lockable.store.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
-import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -49,7 +39,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * other Redis users share, are never touched), with keys and
  * arguments encoded once, and bounds every call by its timeout, opening the connection
  * included: a server that does not answer in time becomes a store failure, never a hung
- * thread. Lettuce's own command and connect timeouts end a call first where they are
+ * thread. The timeout runs on the client's timer ({@code ClientResources.timer()}), which
+ * fires on its first tick after it (100ms ticks by default; see {@link RedisCall}). Lettuce's own command and connect timeouts end a call first where they are
  * shorter; whichever timeout fires, the failure has the code {@code TIMEOUT} and names it,
  * and an acquire cut short after it was sent is deleted again, owner-checked, once the
  * server runs it. A connection that answers nothing for
@@ -94,6 +85,16 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	private final long timeoutNanos;
 
 	private final RedisTimeouts timeouts;
+
+	private final CallFailures failures;
+
+	/** What a release's answer means, made once: a call's meaning captures nothing of the call. */
+	private final Function<Long, ReleaseResult> releaseAnswer = this::releaseResult;
+
+	private final Function<Long, Boolean> extendAnswer = this::extended;
+
+	/** The {@code NX PX ttl} of the last acquire. */
+	private volatile @Nullable SetArgsOfTtl lastSetArgs;
 
 	/** The store's own client, from the application's factory's configuration. */
 	private final StoreConnectionFactory client;
@@ -156,6 +157,7 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		this.connections = new RedisConnections(this.client, silenceLimit(timeout), this.timeouts);
 		this.acquiring = (replicasToAck > 0) ? new RedisConnections(this.client, silenceLimit(timeout), this.timeouts)
 				: this.connections;
+		this.failures = new CallFailures(timeout, this.timeouts, this.connections, this.acquiring);
 		this.notifications = new RedisLockNotifications(this.client, this::lockExists);
 		this.probe = new RedisServerProbe(timeout);
 	}
@@ -179,126 +181,37 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		return "redis";
 	}
 
+	/**
+	 * Acquires by the plain {@code SET key token NX PX ttl}, or the acquire script when the
+	 * request asks for its fencing token up front (see {@link AcquireCall}).
+	 */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		String token = LockTokens.next();
-		byte[] key = encode(request.key());
-		byte[] tokenBytes = encode(token);
-		long requested = System.nanoTime();
-		CompletableFuture<AcquireResult> acquired;
-		if (this.replicasToAck > 0) {
-			long deadline = requested + this.timeoutNanos;
-			acquired = execute(this.acquiring, (connection) -> send(connection, request, token, tokenBytes, requested)
-				.thenCompose((result) -> (result instanceof AcquireResult.Acquired)
-						? awaitReplicas(connection, deadline, key, tokenBytes, result)
-						: CompletableFuture.completedFuture(result)));
-		}
-		else {
-			acquired = execute(this.connections, (connection) -> send(connection, request, token, tokenBytes, requested));
-		}
-		return acquired.exceptionally((ex) -> failedAcquire(storeException(ex), key, tokenBytes));
+		return new AcquireCall(this.failures, this, request, LockTokens.next()).start(this.acquiring);
 	}
 
 	/**
-	 * Sends the acquire: the plain {@code SET key token NX PX ttl}, unless the request asks
-	 * for its fencing token up front, which {@link LockScript#ACQUIRE} issues in the same
-	 * round trip. A refused SET runs that script in a second round trip, for the holder's
-	 * remaining TTL, and to take over a lock that already holds this very token (a SET that
-	 * Lettuce sent again after a reconnect, whose first answer was lost).
+	 * How many replicas must have a lock before its acquire succeeds, 0 not to wait.
 	 */
-	private CompletableFuture<AcquireResult> send(NativeConnection connection, LockRequest request, String token,
-			byte[] tokenBytes, long requested) {
-		byte[] key = encode(request.key());
-		byte[] ttl = encode(request.ttl().toMillis());
-		if (request.withFencingToken()) {
-			return this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key), new byte[][] { tokenBytes, ttl })
-				.thenApply((answer) -> acquireResult(request, token, requested, answer));
+	int replicasToAck() {
+		return this.replicasToAck;
+	}
+
+	/**
+	 * {@code NX PX ttl}, the same object for the same TTL: Lettuce reads it only while it
+	 * builds the command, and most callers lock with one TTL.
+	 */
+	SetArgs setArgs(long ttlMillis) {
+		SetArgsOfTtl last = this.lastSetArgs;
+		if (last != null && last.ttlMillis() == ttlMillis) {
+			return last.args();
 		}
-		return connection.commands()
-			.set(key, tokenBytes, SetArgs.Builder.nx().px(request.ttl().toMillis()))
-			.toCompletableFuture()
-			.thenCompose((ok) -> (ok != null)
-					? CompletableFuture.completedFuture(acquired(request, token, requested, 0))
-					: this.<Long>send(connection, LockScript.ACQUIRE, acquireKeys(key), new byte[][] { tokenBytes, ttl })
-						.thenApply((answer) -> acquireResult(request, token, requested, answer)));
+		SetArgs args = SetArgs.Builder.nx().px(ttlMillis);
+		this.lastSetArgs = new SetArgsOfTtl(ttlMillis, args);
+		return args;
 	}
 
-	/**
-	 * WAITs until the replicas have the lock; if too few do in time, deletes it again. The
-	 * WAIT leaves a little of the remaining timeout for that delete. WAIT counts the writes
-	 * of the connection it runs on, so the acquire runs on the store's own connection.
-	 */
-	private CompletableFuture<AcquireResult> awaitReplicas(NativeConnection connection, long deadline, byte[] key,
-			byte[] token, AcquireResult acquired) {
-		long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-		// Redis notices a WAIT's timeout on its event loop's next tick (1/hz, 100ms by default),
-		// so the reserve for the delete covers a late tick and a round trip.
-		long reserve = Math.min(300, TimeUnit.NANOSECONDS.toMillis(this.timeoutNanos) / 4);
-		// WAIT 0 would block for ever.
-		long waitMillis = Math.max(1, remaining - reserve);
-		return connection.commands()
-			.waitForReplication(this.replicasToAck, waitMillis)
-			.toCompletableFuture()
-			.thenCompose((acknowledged) -> {
-				if (acknowledged >= this.replicasToAck) {
-					return CompletableFuture.completedFuture(acquired);
-				}
-				LockStoreException failure = new LockStoreException("Only " + acknowledged + " of the "
-						+ this.replicasToAck + " replicas lockable.redis.replicas-to-ack asks for acknowledged the lock "
-						+ "within " + waitMillis + "ms; the lock was given back", "REPLICATION", null);
-				return this.<Long>send(connection, LockScript.RELEASE, new byte[][] { key }, new byte[][] { token })
-					.handle((deleted, ex) -> new AcquireResult.Failed(failure));
-			});
-	}
-
-	private static byte[][] acquireKeys(byte[] key) {
-		return new byte[][] { key, FencingCounters.counterKey(key) };
-	}
-
-	/**
-	 * Reads the answer of {@link LockScript#ACQUIRE}: a fencing token (at least 1), or
-	 * {@code -(PTTL + 2)} of the holder.
-	 */
-	private AcquireResult acquireResult(LockRequest request, String token, long requested, long answer) {
-		if (answer > 0) {
-			return acquired(request, token, requested, answer);
-		}
-		long pttl = -2 - answer;
-		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);
-	}
-
-	private AcquireResult acquired(LockRequest request, String token, long requested, long fencingToken) {
-		LockLease lease = new LockLease(request.key(), token, fencingToken, Instant.now(), request.ttl());
-		return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
-	}
-
-	/**
-	 * The one way out of a failed acquire, whichever timeout fired: Lockable's own, or
-	 * Lettuce's command timeout, either may cut short an acquire that was already sent.
-	 */
-	private AcquireResult failedAcquire(LockStoreException failure, byte[] key, byte[] token) {
-		if (failure instanceof RedisTimeoutException timedOut && timedOut.sentOn() != null) {
-			cleanUpAfterTimeout(timedOut.sentOn(), key, token);
-		}
-		return new AcquireResult.Failed(failure);
-	}
-
-	/**
-	 * The acquire may still reach the server after we gave up on it. Queue a release with
-	 * the same token behind it on the same connection, even one about to be dropped for its
-	 * silence, so that the server runs the two in order and such a lock does not linger for
-	 * its whole TTL. The release is owner-checked, so it never deletes another caller's
-	 * lock, and a no-op if the acquire never ran. Lettuce's command timeout may cut the
-	 * release's own wait short too; it still runs once the server reads it.
-	 */
-	private void cleanUpAfterTimeout(NativeConnection connection, byte[] key, byte[] token) {
-		byte[][] keys = { key };
-		byte[][] args = { token };
-		this.<Long>send(connection, LockScript.RELEASE, keys, args).whenComplete((deleted, ex) -> {
-			if (ex == null && deleted == 1L && logger.isDebugEnabled()) {
-				logger.debug("Deleted a lock whose acquire answered after its timeout");
-			}
-		});
+	private record SetArgsOfTtl(long ttlMillis, SetArgs args) {
 	}
 
 	@Override
@@ -325,7 +238,7 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 			return BoundedWait.get(this.probe.probe(connection), deadline);
 		}
 		catch (ExecutionException ex) {
-			throw storeException(ex);
+			throw CallFailures.of(ex);
 		}
 		catch (TimeoutException ex) {
 			throw new RedisTimeoutException(this.timeout, connection);
@@ -339,9 +252,8 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	@Override
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
-		return this.<Long>execute(LockScript.RELEASE, new byte[][] { encode(lease.key()) },
-				new byte[][] { encode(lease.token()) })
-			.thenApply(this::releaseResult);
+		return script(LockScript.RELEASE, new byte[][] { encode(lease.key()) }, new byte[][] { encode(lease.token()) },
+				this.releaseAnswer);
 	}
 
 	private ReleaseResult releaseResult(Long deleted) {
@@ -371,9 +283,8 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	@Override
 	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-		return this.<Long>execute(LockScript.EXTEND, new byte[][] { encode(lease.key()) },
-				new byte[][] { encode(lease.token()), encodeExtension(ttl) })
-			.thenApply(this::extended);
+		return script(LockScript.EXTEND, new byte[][] { encode(lease.key()) },
+				new byte[][] { encode(lease.token()), encodeExtension(ttl) }, this.extendAnswer);
 	}
 
 	/**
@@ -385,7 +296,9 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		if (lease.fencingToken() > 0) {
 			return CompletableFuture.completedFuture(lease.fencingToken());
 		}
-		return execute(LockScript.FENCE, acquireKeys(encode(lease.key())), new byte[][] { encode(lease.token()) });
+		byte[] key = encode(lease.key());
+		return script(LockScript.FENCE, new byte[][] { key, FencingCounters.counterKey(key) },
+				new byte[][] { encode(lease.token()) }, Function.identity());
 	}
 
 	private static byte[] encodeExtension(Duration ttl) {
@@ -409,12 +322,11 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	}
 
 	private CompletableFuture<Boolean> lockExists(String key) {
-		return execute(this.connections, (connection) -> connection.commands().exists(encode(key)).toCompletableFuture())
-			.thenApply((count) -> count != 0);
+		return new ExistsCall(this.failures, encode(key)).start(this.connections);
 	}
 
-	private <T> CompletableFuture<T> execute(LockScript script, byte[][] keys, byte[][] args) {
-		return execute(this.connections, (connection) -> this.<T>send(connection, script, keys, args));
+	private <T> CompletableFuture<T> script(LockScript script, byte[][] keys, byte[][] args, Function<Long, T> meaning) {
+		return new ScriptCall<>(this.failures, script, keys, args, meaning).start(this.connections);
 	}
 
 	/**
@@ -426,123 +338,18 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 			return BoundedWait.get(this.connections.opening(), deadline);
 		}
 		catch (ExecutionException ex) {
-			throw storeException(ex);
+			throw CallFailures.of(ex);
 		}
 		catch (TimeoutException ex) {
 			throw new RedisTimeoutException(this.timeout, null);
 		}
 	}
 
-	/**
-	 * Runs a command on a connection, within the store's timeout from now, opening the
-	 * connection included. Whichever comes first, the open or the timeout, decides whether
-	 * the command is sent: an acquire sent after its caller gave up would hold a lock nobody
-	 * releases.
-	 */
-	private <T> CompletableFuture<T> execute(RedisConnections connections,
-			Function<NativeConnection, CompletableFuture<T>> command) {
-		long start = System.nanoTime();
-		NativeConnection current = connections.current();
-		if (current != null) {
-			return command.apply(current)
-				.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
-				.handle((value, ex) -> valueOrFailure(current, start, value, ex));
-		}
-		AtomicBoolean decided = new AtomicBoolean();
-		AtomicReference<NativeConnection> sentOn = new AtomicReference<>();
-		return connections.opening()
-			.thenCompose((connection) -> {
-				if (!decided.compareAndSet(false, true)) {
-					return CompletableFuture.<T>failedFuture(new RedisTimeoutException(this.timeout, null));
-				}
-				sentOn.set(connection);
-				return command.apply(connection).handle((value, ex) -> valueOrFailure(connection, start, value, ex));
-			})
-			.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS)
-			.handle((value, ex) -> {
-				if (ex == null) {
-					return value;
-				}
-				Throwable cause = unwrap(ex);
-				if (cause instanceof TimeoutException) {
-					NativeConnection connection = decided.compareAndSet(false, true) ? null : sentOn.get();
-					if (connection != null) {
-						connection.timedOut(start);
-					}
-					cause = new RedisTimeoutException(this.timeout, connection);
-				}
-				throw new CompletionException(storeException(cause));
-			});
-	}
-
-	private <T> CompletableFuture<T> send(NativeConnection connection, LockScript script, byte[][] keys,
-			byte[][] args) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commands();
-		return commands.<T>evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args)
-			.toCompletableFuture()
-			.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
-					? commands.<T>eval(script.source(), ScriptOutputType.INTEGER, keys, args).toCompletableFuture()
-					: CompletableFuture.failedFuture(ex));
-	}
-
-	private <T> T valueOrFailure(NativeConnection connection, long start, T value, @Nullable Throwable ex) {
-		if (ex != null) {
-			throw new CompletionException(storeException(connection, start, unwrap(ex)));
-		}
-		connection.answered();
-		return value;
-	}
-
-	/**
-	 * What a failed command on the connection means: a timeout, the store's own or
-	 * Lettuce's, adds to the connection's silence, an error answer ends it, and any other
-	 * failure (the connection closed or reset) makes the next call open another if this
-	 * one is closed for good.
-	 */
-	private LockStoreException storeException(NativeConnection failed, long start, Throwable ex) {
-		if (ex instanceof LockStoreException storeException) {
-			return storeException;
-		}
-		if (ex instanceof TimeoutException) {
-			failed.timedOut(start);
-			return new RedisTimeoutException(this.timeout, failed);
-		}
-		RedisTimeoutException timedOut = this.timeouts.ofCommand(ex, failed);
-		if (timedOut != null) {
-			failed.timedOut(start);
-			return timedOut;
-		}
-		if (ex instanceof RedisCommandExecutionException) {
-			failed.answered();
-		}
-		else {
-			// Not an error answer from the server: the connection may be closed for good.
-			this.connections.invalidate(failed);
-			this.acquiring.invalidate(failed);
-		}
-		return new LockStoreException("Redis command failed: " + ex.getMessage(), ex);
-	}
-
-	private LockStoreException storeException(Throwable ex) {
-		Throwable cause = unwrap(ex);
-		return (cause instanceof LockStoreException storeException) ? storeException
-				: new LockStoreException("Redis command failed: " + cause.getMessage(), cause);
-	}
-
-	private static Throwable unwrap(Throwable ex) {
-		Throwable current = ex;
-		while ((current instanceof CompletionException || current instanceof ExecutionException)
-				&& current.getCause() != null) {
-			current = current.getCause();
-		}
-		return current;
-	}
-
-	private static byte[] encode(String value) {
+	static byte[] encode(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private static byte[] encode(long value) {
+	static byte[] encode(long value) {
 		return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
 	}
 

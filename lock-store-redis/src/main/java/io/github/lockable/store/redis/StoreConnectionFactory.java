@@ -11,6 +11,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.netty.util.Timer;
 
 import io.github.lockable.LockableConfigurationException;
 
@@ -117,6 +118,15 @@ final class StoreConnectionFactory extends LettuceConnectionFactory {
 			.getConnectionAsync(StatefulRedisPubSubConnection.class)
 			.thenApply(StoreConnectionFactory::<String, String>pubSub)
 			.toCompletableFuture();
+	}
+
+	/**
+	 * The timer of the client's resources ({@code ClientResources.timer()}), the client
+	 * started if it is not.
+	 * @return the timer
+	 */
+	synchronized Timer timer() {
+		return startedClient().getResources().timer();
 	}
 
 	/**
