@@ -11,7 +11,6 @@ import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStoreException;
-import io.github.lockable.store.redis.RedisLockStore.RedisTimeoutException;
 
 /**
  * An acquire: the plain {@code SET key token NX PX ttl}, unless the request asks for its

@@ -8,7 +8,6 @@ import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.LockStoreException;
-import io.github.lockable.store.redis.RedisLockStore.RedisTimeoutException;
 
 /**
  * What a failed store call means, and what it does to the connection it ran on: a

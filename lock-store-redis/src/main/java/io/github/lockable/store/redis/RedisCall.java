@@ -140,7 +140,7 @@ abstract class RedisCall<T> extends CompletableFuture<T> implements BiConsumer<O
 	/**
 	 * Ends the call with its failure; the call's future fails with it, unless a subclass
 	 * answers a failure with a result.
-	 * @param failure why the call failed, {@link RedisLockStore.RedisTimeoutException} when a
+	 * @param failure why the call failed, {@link RedisTimeoutException} when a
 	 * timeout ended it
 	 */
 	void failed(LockStoreException failure) {

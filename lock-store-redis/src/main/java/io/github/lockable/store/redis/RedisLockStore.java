@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.lettuce.core.SetArgs;
@@ -19,7 +17,6 @@ import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreHealth;
-import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
 
@@ -80,12 +77,6 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	/** The shortest silence after which a connection is taken for dead. */
 	private static final Duration MIN_SILENCE_LIMIT = Duration.ofSeconds(5);
 
-	private final Duration timeout;
-
-	private final long timeoutNanos;
-
-	private final RedisTimeouts timeouts;
-
 	private final CallFailures failures;
 
 	/** What a release's answer means, made once: a call's meaning captures nothing of the call. */
@@ -95,9 +86,6 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	/** The {@code NX PX ttl} of the last acquire. */
 	private volatile @Nullable SetArgsOfTtl lastSetArgs;
-
-	/** The store's own client, from the application's factory's configuration. */
-	private final StoreConnectionFactory client;
 
 	private final RedisConnections connections;
 
@@ -110,7 +98,9 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	private final RedisServerProbe probe;
 
-	private volatile boolean running;
+	private final RedisHealthCheck health;
+
+	private final RedisStoreLifecycle lifecycle;
 
 	/**
 	 * Creates a store on the given connection factory.
@@ -140,7 +130,7 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 * 0 not to wait
 	 */
 	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout, int replicasToAck) {
-		this.timeout = Objects.requireNonNull(timeout, "timeout must not be null");
+		Objects.requireNonNull(timeout, "timeout must not be null");
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
 		}
@@ -150,16 +140,19 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		if (replicasToAck > 0 && connectionFactory.isClusterAware()) {
 			throw new IllegalArgumentException("Waiting for replicas is not supported on Redis Cluster");
 		}
-		this.timeoutNanos = timeout.toNanos();
 		this.replicasToAck = replicasToAck;
-		this.timeouts = RedisTimeouts.of(connectionFactory);
-		this.client = StoreConnectionFactory.of(connectionFactory);
-		this.connections = new RedisConnections(this.client, silenceLimit(timeout), this.timeouts);
-		this.acquiring = (replicasToAck > 0) ? new RedisConnections(this.client, silenceLimit(timeout), this.timeouts)
+		RedisTimeouts timeouts = RedisTimeouts.of(connectionFactory);
+		// The store's own client, from the application's factory's configuration.
+		StoreConnectionFactory client = StoreConnectionFactory.of(connectionFactory);
+		this.connections = new RedisConnections(client, silenceLimit(timeout), timeouts);
+		this.acquiring = (replicasToAck > 0) ? new RedisConnections(client, silenceLimit(timeout), timeouts)
 				: this.connections;
-		this.failures = new CallFailures(timeout, this.timeouts, this.connections, this.acquiring);
-		this.notifications = new RedisLockNotifications(this.client, this::lockExists);
+		this.failures = new CallFailures(timeout, timeouts, this.connections, this.acquiring);
+		this.notifications = new RedisLockNotifications(client, this::lockExists);
 		this.probe = new RedisServerProbe(timeout);
+		this.health = new RedisHealthCheck(this.failures, this.connections, this.probe);
+		this.lifecycle = new RedisStoreLifecycle(client, this.connections, this.acquiring, this.notifications,
+				this.probe, timeout);
 	}
 
 	/**
@@ -214,35 +207,15 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	private record SetArgsOfTtl(long ttlMillis, SetArgs args) {
 	}
 
+	/**
+	 * Probes the server: its eviction policy, its role, whether it runs the store's scripts,
+	 * with {@code INFO} and one script call that writes nothing, never {@code CONFIG}; on a
+	 * Cluster every master's policy is read. Within twice the timeout, opening the
+	 * connection included.
+	 */
 	@Override
 	public Status checkHealth() {
-		RedisServerStatus status = checkServer();
-		return new Status(status.isUsable(), status.details());
-	}
-
-	/**
-	 * Probes the server: its eviction policy, its role, whether it runs the store's scripts.
-	 * With {@code INFO} and one script call that writes nothing, never {@code CONFIG}. On a
-	 * Cluster every master's policy is read.
-	 * @return what the probe found
-	 * @throws LockStoreException when no connection opens or the probe does not answer in
-	 * time
-	 */
-	RedisServerStatus checkServer() {
-		long deadline = System.nanoTime() + 2 * this.timeoutNanos;
-		NativeConnection connection = this.connections.current();
-		if (connection == null) {
-			connection = awaitConnection(deadline);
-		}
-		try {
-			return BoundedWait.get(this.probe.probe(connection), deadline);
-		}
-		catch (ExecutionException ex) {
-			throw CallFailures.of(ex);
-		}
-		catch (TimeoutException ex) {
-			throw new RedisTimeoutException(this.timeout, connection);
-		}
+		return this.health.checkHealth();
 	}
 
 	@Override
@@ -329,22 +302,6 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		return new ScriptCall<>(this.failures, script, keys, args, meaning).start(this.connections);
 	}
 
-	/**
-	 * Waits for the connection until the deadline. An open still in progress then goes on
-	 * for the callers after this one.
-	 */
-	private NativeConnection awaitConnection(long deadline) {
-		try {
-			return BoundedWait.get(this.connections.opening(), deadline);
-		}
-		catch (ExecutionException ex) {
-			throw CallFailures.of(ex);
-		}
-		catch (TimeoutException ex) {
-			throw new RedisTimeoutException(this.timeout, null);
-		}
-	}
-
 	static byte[] encode(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
@@ -359,27 +316,12 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 * waits for the open at most that timeout, then lets startup go on whatever the open's
 	 * outcome (a refused connection fails at once; a Redis that is down or wrong never stops
 	 * the application from starting, and the next call opens again). Once open, the server
-	 * is probed in the background ({@link #checkServer()}), with a WARN when it may evict
-	 * locks and an ERROR when it is a replica or refuses the scripts.
+	 * is probed in the background (as by {@link #checkHealth()}), with a WARN when it may
+	 * evict locks and an ERROR when it is a replica or refuses the scripts.
 	 */
 	@Override
 	public void start() {
-		CompletableFuture<NativeConnection> opening = this.connections.opening();
-		opening.thenAccept(this.probe::probeAtStartup);
-		CompletableFuture<NativeConnection> acquiring = this.acquiring.opening();
-		long deadline = System.nanoTime() + this.timeoutNanos;
-		awaitOpen(opening, deadline);
-		awaitOpen(acquiring, deadline);
-		this.running = true;
-	}
-
-	private static void awaitOpen(CompletableFuture<NativeConnection> opening, long deadline) {
-		try {
-			BoundedWait.get(opening, deadline);
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// The first call opens or waits again, within its own timeout.
-		}
+		this.lifecycle.start();
 	}
 
 	/**
@@ -390,13 +332,12 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 */
 	@Override
 	public void stop() {
-		this.running = false;
-		close();
+		this.lifecycle.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.lifecycle.isRunning();
 	}
 
 	/**
@@ -414,40 +355,7 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 */
 	@Override
 	public void close() {
-		this.notifications.close();
-		this.connections.close();
-		this.acquiring.close();
-		this.client.close();
-	}
-
-	/**
-	 * Redis did not answer in time: within the store's timeout, Lettuce's command timeout,
-	 * or the connect timeout, as the message says.
-	 */
-	static final class RedisTimeoutException extends LockStoreException {
-
-		@Nullable
-		private final transient NativeConnection sentOn;
-
-		RedisTimeoutException(Duration timeout, @Nullable NativeConnection sentOn) {
-			this(((sentOn != null) ? "Redis did not answer within " : "No connection to Redis within ")
-					+ timeout.toMillis() + "ms (lockable.acquire-timeout)", sentOn, null);
-		}
-
-		RedisTimeoutException(String message, @Nullable NativeConnection sentOn, @Nullable Throwable cause) {
-			super(message, "TIMEOUT", cause);
-			this.sentOn = sentOn;
-		}
-
-		/**
-		 * The connection the command went out on before the timeout, so that it may still
-		 * run; {@code null} when it never went out.
-		 */
-		@Nullable
-		NativeConnection sentOn() {
-			return this.sentOn;
-		}
-
+		this.lifecycle.close();
 	}
 
 }

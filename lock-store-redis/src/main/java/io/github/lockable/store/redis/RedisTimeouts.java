@@ -8,8 +8,6 @@ import io.lettuce.core.SocketOptions;
 import io.netty.channel.ConnectTimeoutException;
 import org.jspecify.annotations.Nullable;
 
-import io.github.lockable.store.redis.RedisLockStore.RedisTimeoutException;
-
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -19,20 +17,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * timeout ({@code spring.data.redis.timeout}), which also bounds a new connection's
  * handshake, and the connect timeout ({@code spring.data.redis.connect-timeout}), whether
  * Lettuce reports them itself or Spring Data wraps them.
+ *
+ * @param commandTimeout Lettuce's command timeout
+ * @param connectTimeout the connect timeout
  */
-final class RedisTimeouts {
+record RedisTimeouts(Duration commandTimeout, Duration connectTimeout) {
 
 	/** Deeper cause chains are not followed (and a chain that loops ends). */
 	private static final int MAX_DEPTH = 16;
-
-	private final Duration commandTimeout;
-
-	private final Duration connectTimeout;
-
-	private RedisTimeouts(Duration commandTimeout, Duration connectTimeout) {
-		this.commandTimeout = commandTimeout;
-		this.connectTimeout = connectTimeout;
-	}
 
 	static RedisTimeouts of(LettuceConnectionFactory connectionFactory) {
 		Duration connectTimeout = connectionFactory.getClientConfiguration()
