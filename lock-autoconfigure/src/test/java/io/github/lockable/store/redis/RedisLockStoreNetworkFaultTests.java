@@ -174,7 +174,7 @@ class RedisLockStoreNetworkFaultTests {
 		awaitRecovery("after half-open");
 		logger.info("Half-open: locking again {}ms after the fault began, {}ms after it was removed",
 				since(faultStart).toMillis(), since(healed).toMillis());
-		assertThat(since(faultStart)).isLessThan(RedisLockStore.silenceLimit(TIMEOUT).plus(LETTUCE_TIMEOUT).plusSeconds(3));
+		assertThat(since(faultStart)).isLessThan(RedisConnections.silenceLimit(TIMEOUT).plus(LETTUCE_TIMEOUT).plusSeconds(3));
 		// Nothing the store gave up on got through afterwards and took a lock.
 		for (int i = 0; i < 3; i++) {
 			assertThat(this.redis.commands().exists(key("half-open-" + i), key("half-open-async-" + i))).isZero();

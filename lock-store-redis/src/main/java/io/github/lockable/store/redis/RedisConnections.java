@@ -34,6 +34,9 @@ final class RedisConnections implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisConnections.class);
 
+	/** The shortest silence after which a connection is taken for dead. */
+	private static final Duration MIN_SILENCE_LIMIT = Duration.ofSeconds(5);
+
 	private final StoreConnectionFactory client;
 
 	private final long silenceLimitNanos;
@@ -58,6 +61,20 @@ final class RedisConnections implements AutoCloseable {
 		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.silenceLimitNanos = silenceLimit.toNanos();
 		this.timeouts = timeouts;
+	}
+
+	/**
+	 * How long a connection may answer nothing, counted from a command that timed out
+	 * unanswered, before it is dropped: twice the timeout, and at least 5 seconds. A server
+	 * that stalls for less (a slow script, a fork, a pause during a failover) keeps the
+	 * connection, so the releases queued on it still run when it answers again; a
+	 * half-open connection is replaced within a few timeouts.
+	 * @param timeout the store's timeout
+	 * @return the silence limit
+	 */
+	static Duration silenceLimit(Duration timeout) {
+		Duration twice = timeout.multipliedBy(2);
+		return (twice.compareTo(MIN_SILENCE_LIMIT) > 0) ? twice : MIN_SILENCE_LIMIT;
 	}
 
 	/**

@@ -9,25 +9,12 @@ import io.github.lockable.store.LockStoreHealth.Status;
 /**
  * The store's health: what {@link RedisServerProbe} finds on the store's connection,
  * within twice the store's timeout, opening the connection included.
+ *
+ * @param failures what failures mean, and the store's timeout
+ * @param connections the connection the probe runs on
+ * @param probe the probe
  */
-final class RedisHealthCheck {
-
-	private final CallFailures failures;
-
-	private final RedisConnections connections;
-
-	private final RedisServerProbe probe;
-
-	/**
-	 * @param failures what failures mean, and the store's timeout
-	 * @param connections the connection the probe runs on
-	 * @param probe the probe
-	 */
-	RedisHealthCheck(CallFailures failures, RedisConnections connections, RedisServerProbe probe) {
-		this.failures = failures;
-		this.connections = connections;
-		this.probe = probe;
-	}
+record RedisHealthCheck(CallFailures failures, RedisConnections connections, RedisServerProbe probe) {
 
 	Status checkHealth() {
 		RedisServerStatus status = checkServer();

@@ -5,12 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 import io.lettuce.core.SetArgs;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
@@ -40,10 +37,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * fires on its first tick after it (100ms ticks by default; see {@link RedisCall}). Lettuce's own command and connect timeouts end a call first where they are
  * shorter; whichever timeout fires, the failure has the code {@code TIMEOUT} and names it,
  * and an acquire cut short after it was sent is deleted again, owner-checked, once the
- * server runs it. A connection that answers nothing for
- * {@linkplain #silenceLimit(Duration) twice that timeout, at least 5 seconds}, is taken for
- * dead (half open) and replaced; a shorter stall keeps it, so that the commands queued on
- * it still run when the server answers again.
+ * server runs it. A connection that answers nothing for twice that timeout, at least 5
+ * seconds, is taken for dead (half open) and replaced; a shorter stall keeps it, so that
+ * the commands queued on it still run when the server answers again.
  * <p>
  * Every script touches only keys of one slot, so it runs on a Redis Cluster: release and
  * extend only the lock key, acquire the lock key and its fencing counter. Other companion
@@ -72,17 +68,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLifecycle, AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(RedisLockStore.class);
-
-	/** The shortest silence after which a connection is taken for dead. */
-	private static final Duration MIN_SILENCE_LIMIT = Duration.ofSeconds(5);
-
 	private final CallFailures failures;
-
-	/** What a release's answer means, made once: a call's meaning captures nothing of the call. */
-	private final Function<Long, ReleaseResult> releaseAnswer = this::releaseResult;
-
-	private final Function<Long, Boolean> extendAnswer = this::extended;
 
 	/** The {@code NX PX ttl} of the last acquire. */
 	private volatile @Nullable SetArgsOfTtl lastSetArgs;
@@ -97,6 +83,8 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	private final RedisLockNotifications notifications;
 
 	private final RedisServerProbe probe;
+
+	private final LeaseCalls leaseCalls;
 
 	private final RedisHealthCheck health;
 
@@ -144,29 +132,17 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		RedisTimeouts timeouts = RedisTimeouts.of(connectionFactory);
 		// The store's own client, from the application's factory's configuration.
 		StoreConnectionFactory client = StoreConnectionFactory.of(connectionFactory);
-		this.connections = new RedisConnections(client, silenceLimit(timeout), timeouts);
-		this.acquiring = (replicasToAck > 0) ? new RedisConnections(client, silenceLimit(timeout), timeouts)
+		Duration silenceLimit = RedisConnections.silenceLimit(timeout);
+		this.connections = new RedisConnections(client, silenceLimit, timeouts);
+		this.acquiring = (replicasToAck > 0) ? new RedisConnections(client, silenceLimit, timeouts)
 				: this.connections;
 		this.failures = new CallFailures(timeout, timeouts, this.connections, this.acquiring);
 		this.notifications = new RedisLockNotifications(client, this::lockExists);
 		this.probe = new RedisServerProbe(timeout);
+		this.leaseCalls = new LeaseCalls(this.failures, this.connections, this.probe);
 		this.health = new RedisHealthCheck(this.failures, this.connections, this.probe);
 		this.lifecycle = new RedisStoreLifecycle(client, this.connections, this.acquiring, this.notifications,
 				this.probe, timeout);
-	}
-
-	/**
-	 * How long a connection may answer nothing, counted from a command that timed out
-	 * unanswered, before it is dropped: twice the timeout, and at least 5 seconds. A server
-	 * that stalls for less (a slow script, a fork, a pause during a failover) keeps the
-	 * connection, so the releases queued on it still run when it answers again; a
-	 * half-open connection is replaced within a few timeouts.
-	 * @param timeout the store's timeout
-	 * @return the silence limit
-	 */
-	static Duration silenceLimit(Duration timeout) {
-		Duration twice = timeout.multipliedBy(2);
-		return (twice.compareTo(MIN_SILENCE_LIMIT) > 0) ? twice : MIN_SILENCE_LIMIT;
 	}
 
 	@Override
@@ -225,39 +201,12 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	@Override
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
-		return script(LockScript.RELEASE, new byte[][] { encode(lease.key()) }, new byte[][] { encode(lease.token()) },
-				this.releaseAnswer);
-	}
-
-	private ReleaseResult releaseResult(Long deleted) {
-		if (deleted == 1L) {
-			return ReleaseResult.RELEASED;
-		}
-		lockFoundGone();
-		return ReleaseResult.NOT_OWNER;
-	}
-
-	private boolean extended(Long extended) {
-		if (extended == 1L) {
-			return true;
-		}
-		lockFoundGone();
-		return false;
-	}
-
-	private void lockFoundGone() {
-		try {
-			this.probe.lockFoundGone(this.connections.current());
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Failed to look at Redis's evictions", ex);
-		}
+		return this.leaseCalls.release(lease);
 	}
 
 	@Override
 	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-		return script(LockScript.EXTEND, new byte[][] { encode(lease.key()) },
-				new byte[][] { encode(lease.token()), encodeExtension(ttl) }, this.extendAnswer);
+		return this.leaseCalls.extend(lease, ttl);
 	}
 
 	/**
@@ -269,16 +218,7 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		if (lease.fencingToken() > 0) {
 			return CompletableFuture.completedFuture(lease.fencingToken());
 		}
-		byte[] key = encode(lease.key());
-		return script(LockScript.FENCE, new byte[][] { key, FencingCounters.counterKey(key) },
-				new byte[][] { encode(lease.token()) }, Function.identity());
-	}
-
-	private static byte[] encodeExtension(Duration ttl) {
-		if (ttl.toMillis() < 1) {
-			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
-		}
-		return encode(ttl.toMillis());
+		return this.leaseCalls.fencingToken(lease);
 	}
 
 	/**
@@ -296,10 +236,6 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	private CompletableFuture<Boolean> lockExists(String key) {
 		return new ExistsCall(this.failures, encode(key)).start(this.connections);
-	}
-
-	private <T> CompletableFuture<T> script(LockScript script, byte[][] keys, byte[][] args, Function<Long, T> meaning) {
-		return new ScriptCall<>(this.failures, script, keys, args, meaning).start(this.connections);
 	}
 
 	static byte[] encode(String value) {
