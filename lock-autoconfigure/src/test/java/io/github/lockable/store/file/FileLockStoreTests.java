@@ -36,6 +36,7 @@ import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -204,6 +205,18 @@ class FileLockStoreTests extends LockStoreContractTests {
 		finally {
 			other.close();
 		}
+	}
+
+	@Test
+	void deletedFencingCounterStartsAgainAboveEveryEarlierToken() throws IOException {
+		LockHandle first = acquired(key("fence-deleted"), LONG_TTL).handle();
+		Stages.join(first.release());
+		Files.delete(this.directory.resolve(FencingCounter.FILE_NAME));
+		// Whatever removes the counter (a reboot that clears /run/lock) takes longer than the clock's millisecond.
+		await().until(() -> System.currentTimeMillis() * 1000 > first.lease().fencingToken());
+		LockHandle second = acquired(key("fence-deleted"), LONG_TTL).handle();
+		assertThat(second.lease().fencingToken()).isGreaterThan(first.lease().fencingToken());
+		Stages.join(second.release());
 	}
 
 	@Test

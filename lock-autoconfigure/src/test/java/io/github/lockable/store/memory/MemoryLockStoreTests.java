@@ -12,6 +12,7 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreContractTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class MemoryLockStoreTests extends LockStoreContractTests {
 
@@ -66,6 +67,18 @@ class MemoryLockStoreTests extends LockStoreContractTests {
 		assertThat(store.size()).isEqualTo(1);
 		assertThat(Stages.join(store.acquire(new LockRequest("long", Duration.ofSeconds(1)))))
 			.isInstanceOf(AcquireResult.Held.class);
+	}
+
+	@Test
+	void aNewStoreIssuesTokensAboveThoseOfTheStoreBefore() {
+		// An application on the memory store that restarts: its fenced storage kept the old tokens.
+		long before = ((AcquireResult.Acquired) Stages.join(new MemoryLockStore().acquire(new LockRequest("lock:a",
+				Duration.ofSeconds(30))))).handle().lease().fencingToken();
+		// A restart takes longer than the clock's millisecond.
+		await().until(() -> System.currentTimeMillis() * 1000 > before);
+		long after = ((AcquireResult.Acquired) Stages.join(new MemoryLockStore().acquire(new LockRequest("lock:a",
+				Duration.ofSeconds(30))))).handle().lease().fencingToken();
+		assertThat(after).isGreaterThan(before);
 	}
 
 }

@@ -195,6 +195,50 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
+	void fencingTokensKeepGrowingAfterARestartWithoutPersistence() {
+		assumeThat(redis.supportsRestart()).as("the harness owns the server").isTrue();
+		String key = key("fence-restart");
+		String counter = counterOf(key);
+		LockHandle before = tokenAcquired(key);
+		Stages.join(before.release());
+		redis.stop();
+		redis.start();
+		assertThat(redis.commands().exists(counter)).as("the server forgot the counter").isZero();
+		// The first call after the restart goes through NOSCRIPT; the lazy token is the FENCE script.
+		LockHandle after = ((AcquireResult.Acquired) await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> Stages.join(store.acquire(new LockRequest(key, LONG_TTL))),
+					AcquireResult.Acquired.class::isInstance))
+			.handle();
+		long token = Stages.join(store.fencingToken(after.lease()));
+		assertThat(token).isGreaterThan(before.lease().fencingToken());
+		Stages.join(after.release());
+	}
+
+	@Test
+	void fencingTokensKeepGrowingWhenTheCounterWentBack() {
+		// What a failover to a replica that missed the last increments leaves behind.
+		String key = key("fence-lagging");
+		LockHandle first = tokenAcquired(key);
+		Stages.join(first.release());
+		redis.commands().set(counterOf(key), "0");
+		LockHandle second = tokenAcquired(key);
+		assertThat(second.lease().fencingToken()).isGreaterThan(first.lease().fencingToken());
+		assertThat(redis.commands().get(counterOf(key))).isEqualTo(Long.toString(second.lease().fencingToken()));
+		Stages.join(second.release());
+	}
+
+	private static LockHandle tokenAcquired(String key) {
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key, LONG_TTL, true)));
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).handle();
+	}
+
+	private static String counterOf(String key) {
+		return new String(FencingCounters.counterKey(key.getBytes(StandardCharsets.UTF_8)), StandardCharsets.US_ASCII);
+	}
+
+	@Test
 	void scriptsTouchOnlyTheirOneKeyButAcquireAlsoItsFencingCounter() {
 		for (LockScript script : List.of(LockScript.ACQUIRE, LockScript.RELEASE, LockScript.EXTEND)) {
 			String source = new String(script.source(), java.nio.charset.StandardCharsets.UTF_8);

@@ -29,7 +29,7 @@ public final class SecuredRedisServers {
 	 */
 	public static String aclRules(String prefix) {
 		return "resetkeys ~" + prefix + ":* ~lockable:fence:* resetchannels &{" + prefix + ":*}:released"
-				+ " -@all +evalsha +eval +set +get +del +incr +pttl +pexpire +spublish +exists +ssubscribe"
+				+ " -@all +evalsha +eval +set +get +del +time +pttl +pexpire +spublish +exists +ssubscribe"
 				+ " +sunsubscribe +command|info +info";
 	}
 

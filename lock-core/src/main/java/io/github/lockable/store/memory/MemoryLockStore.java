@@ -23,8 +23,10 @@ import io.github.lockable.store.ReleaseWaiters;
  * on the monotonic clock, so a wall-clock jump neither frees nor pins a lock.
  * <p>
  * Fencing tokens come from one counter for the whole store: strictly increasing across
- * all keys, hence for each key, in a single number however many keys are used. They
- * start again at 1 with a new store, as the locks do.
+ * all keys, hence for each key, in a single number however many keys are used. A new
+ * store starts them at the JVM's clock in microseconds
+ * ({@link LockTokens#nextFencingToken(long, long)}), so that the tokens of an application
+ * restarted on this store stay above those it issued before.
  * <p>
  * Every operation runs on the caller's thread and returns a stage that is already complete.
  * <p>
@@ -85,7 +87,7 @@ public final class MemoryLockStore implements LockStore {
 		// acquirer stalled past its TTL could draw a larger token than the next owner's.
 		Entry winner = this.locks.compute(request.key(),
 				(key, current) -> (current == null || current.isExpired(now))
-						? new Entry(token, this.fencingTokens.incrementAndGet(), now, now + request.ttl().toNanos())
+						? new Entry(token, nextFencingToken(), now, now + request.ttl().toNanos())
 						: current);
 		sweepNow(now);
 		if (winner.token.equals(token)) {
@@ -156,6 +158,18 @@ public final class MemoryLockStore implements LockStore {
 	/**
 	 * The token issued in the acquire, while the lease still owns the lock.
 	 */
+	private long nextFencingToken() {
+		long nowMicros = Math.multiplyExact(System.currentTimeMillis(), 1000);
+		long last;
+		long next;
+		do {
+			last = this.fencingTokens.get();
+			next = LockTokens.nextFencingToken(last, nowMicros);
+		}
+		while (!this.fencingTokens.compareAndSet(last, next));
+		return next;
+	}
+
 	@Override
 	public CompletionStage<Long> fencingToken(LockLease lease) {
 		Entry current = this.locks.get(lease.key());

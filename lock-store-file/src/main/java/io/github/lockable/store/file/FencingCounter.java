@@ -17,8 +17,9 @@ import io.github.lockable.store.LockTokens;
  * The callers hold the directory's guard (see {@link LockDirectory}). A new value is written to a
  * temporary file, forced to disk and renamed over the counter, before the lock that
  * carries it is published: a crash may skip a value but never issues one twice, also
- * across process restarts. A missing file starts the count at 1; a file that is not a
- * number fails the acquire rather than start again.
+ * across process restarts. A missing file starts the count again at the clock in
+ * microseconds ({@link LockTokens#nextFencingToken(long, long)}), above every token issued
+ * before it; a file that is not a number fails the acquire rather than start again.
  */
 final class FencingCounter {
 
@@ -34,12 +35,12 @@ final class FencingCounter {
 	/**
 	 * Increments the counter.
 	 * @param directory the lock directory
-	 * @return the new value, at least 1
+	 * @return the new value, at least 1 and at least the clock in microseconds
 	 * @throws IOException if the counter cannot be read or written, or is not a number
 	 */
 	static long next(Path directory) throws IOException {
 		Path counter = directory.resolve(FILE_NAME);
-		long next = Math.addExact(read(counter), 1);
+		long next = LockTokens.nextFencingToken(read(counter), Math.multiplyExact(System.currentTimeMillis(), 1000));
 		Path temp = directory.resolve(FILE_NAME + "." + LockTokens.next() + ".tmp");
 		try {
 			LockDirectory.write(temp, (next + "\n").getBytes(StandardCharsets.US_ASCII), true);

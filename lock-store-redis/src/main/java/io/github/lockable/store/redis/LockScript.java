@@ -12,12 +12,32 @@ import java.util.HexFormat;
 final class LockScript {
 
 	/**
+	 * Lua: the next fencing token of a counter key, written back to it: the larger of the
+	 * counter plus one and the server's clock in microseconds ({@code TIME}), as
+	 * {@link io.github.lockable.store.LockTokens#nextFencingToken(long, long)} says. A counter
+	 * the server lost (a restart without persistence, a failover to a replica that had not
+	 * seen the last increments, a DEL or an eviction) starts again above every token issued
+	 * before it instead of at 1. Lua numbers are doubles, exact to 2^53: microseconds since
+	 * the epoch stay below that until the year 2255. {@code %.0f} writes the number's digits,
+	 * where Lua's own conversion would write an exponent.
+	 */
+	private static final String NEXT_TOKEN = """
+			local function next_token(counter)
+			  local time = redis.call('TIME')
+			  local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+			  local token = math.max((tonumber(redis.call('GET', counter)) or 0) + 1, now)
+			  redis.call('SET', counter, string.format('%.0f', token))
+			  return token
+			end
+			""";
+
+	/**
 	 * Takes the lock if it is free and issues its fencing token. KEYS[1] the lock key,
 	 * KEYS[2] the fencing counter of KEYS[1]'s slot ({@link FencingCounters}), ARGV[1] the
 	 * owner token, ARGV[2] the TTL in milliseconds.
 	 * <p>
 	 * One integer answers both cases, cheaper to read than an array: when the lock was
-	 * taken for ARGV[1], the counter after INCR, which is the fencing token and at least 1;
+	 * taken for ARGV[1], the next token of the counter ({@link #NEXT_TOKEN}), at least 1;
 	 * otherwise {@code -(PTTL + 2)} of the holder, at most 0 (-1 when the key has no
 	 * expiry), so that a refused caller learns when to retry without a second round trip.
 	 * PTTL cannot answer -2 (no key) here, as SET NX just found the key; should it, the
@@ -30,13 +50,13 @@ final class LockScript {
 	 * answering its caller that somebody, in fact nobody, holds it. Tokens are random, so no
 	 * other caller's acquire can match.
 	 */
-	static final LockScript ACQUIRE = new LockScript("""
+	static final LockScript ACQUIRE = new LockScript(NEXT_TOKEN + """
 			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			  return redis.call('INCR', KEYS[2])
+			  return next_token(KEYS[2])
 			end
 			if redis.call('GET', KEYS[1]) == ARGV[1] then
 			  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-			  return redis.call('INCR', KEYS[2])
+			  return next_token(KEYS[2])
 			end
 			return -2 - redis.call('PTTL', KEYS[1])
 			""");
@@ -79,12 +99,12 @@ final class LockScript {
 	/**
 	 * Issues a fencing token to the lock's holder only. KEYS[1] the lock key, KEYS[2] the
 	 * fencing counter of KEYS[1]'s slot ({@link FencingCounters}), ARGV[1] the owner token.
-	 * Returns the counter after INCR while KEYS[1] still holds ARGV[1], else 0 and leaves the
-	 * counter alone.
+	 * Returns the counter's next token ({@link #NEXT_TOKEN}) while KEYS[1] still holds
+	 * ARGV[1], else 0 and leaves the counter alone.
 	 */
-	static final LockScript FENCE = new LockScript("""
+	static final LockScript FENCE = new LockScript(NEXT_TOKEN + """
 			if redis.call('GET', KEYS[1]) == ARGV[1] then
-			  return redis.call('INCR', KEYS[2])
+			  return next_token(KEYS[2])
 			end
 			return 0
 			""");

@@ -161,7 +161,7 @@ final class RedisServerProbe {
 		if ("refused".equals(scripts)) {
 			problems.add("Redis refused Lockable's Lua script (" + script.error().getMessage() + "): every lock call "
 					+ "will fail until it may run. Grant the ACL user +evalsha +eval and the commands the scripts "
-					+ "run (+set +get +del +incr +pttl +pexpire +spublish) on its keys, as the README's least "
+					+ "run (+set +get +del +time +pttl +pexpire +spublish) on its keys, as the README's least "
 					+ "privilege section shows, and keep scripting enabled on the server");
 		}
 		return new RedisServerStatus(policy, role, scripts, evictionWarning(policy),
