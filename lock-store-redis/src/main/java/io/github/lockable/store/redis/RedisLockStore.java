@@ -47,7 +47,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * equal to the whole lock key puts them in the lock key's slot.
  * <p>
  * <b>Fencing tokens.</b> A fencing token is issued owner-checked, by a script that
- * increments a counter only while the lock still holds the caller's token: when it is first
+ * advances a counter only while the lock still holds the caller's token: when it is first
  * asked for ({@link #fencingToken(LockLease)}), or in the acquire's round trip when the
  * request asks for it up front ({@link LockRequest#withFencingToken()}). There is one
  * counter per Redis Cluster slot, named {@code lockable:fence:{<tag>}}, where {@code <tag>}
@@ -55,11 +55,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * lock key of the slot shares it. So at most 16,384 counters ever exist, however many
  * lock keys are used, and a standalone server uses the same names, which stay valid after
  * a move to a cluster. The counters are plain integer keys without expiry, never deleted
- * by the store, and outside the {@code lockable.key-prefix}. A token is strictly greater
- * than every token issued before for the same key only while its counter lives: deleting
- * a counter (DEL, FLUSHDB, an eviction policy that evicts keys without expiry such as
- * {@code allkeys-lru}, or a restart of a server that does not persist its data) lets the
- * tokens of that slot start again at 1.
+ * by the store, and outside the {@code lockable.key-prefix}. A token is the larger of the
+ * counter plus one and the server's clock in microseconds, so a counter the server lost
+ * (DEL, FLUSHDB, an eviction, a restart without persistence, a failover to a lagging
+ * replica) starts again above every earlier token, not at 1 (see
+ * {@link io.github.lockable.store.LockTokens#nextFencingToken(long, long)}).
  * <p>
  * A release publishes on the lock's wake-up channel {@code {<lock key>}:released}, sharded
  * pub/sub on Redis 7 and later, so that {@link #awaitRelease(String, Duration)} wakes
