@@ -7,17 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-import io.github.lockable.store.LockTokens;
-
 /**
  * The fencing counter of a lock directory: one file, {@value #FILE_NAME}, holding the last
  * fencing token issued, in decimal, shared by every key, so a token is greater than every
  * token issued before in the directory.
  * <p>
- * The callers hold the directory's guard (see {@link LockDirectory}). A new value is written to a
- * temporary file, forced to disk and renamed over the counter, before the lock that
- * carries it is published: a crash may skip a value but never issues one twice, also
- * across process restarts. A missing file starts the count at 1; a file that is not a
+ * The callers hold the directory's guard. A new value is forced to disk and renamed over
+ * the counter before the lock that carries it is published: a crash may skip a value but
+ * never issues one twice. A missing file starts the count at 1; a file that is not a
  * number fails the acquire rather than start again.
  */
 final class FencingCounter {
@@ -40,23 +37,17 @@ final class FencingCounter {
 	static long next(Path directory) throws IOException {
 		Path counter = directory.resolve(FILE_NAME);
 		long next = Math.addExact(read(counter), 1);
-		Path temp = directory.resolve(FILE_NAME + "." + LockTokens.next() + ".tmp");
-		try {
-			LockDirectory.write(temp, (next + "\n").getBytes(StandardCharsets.US_ASCII), true);
-			LockDirectory.replace(counter, temp);
-		}
-		finally {
-			LockDirectory.deleteQuietly(temp);
-		}
+		LockDirectory.publish(counter, (next + "\n").getBytes(StandardCharsets.US_ASCII), false, true);
 		return next;
 	}
 
 	private static long read(Path counter) throws IOException {
 		try {
-			long value = (Files.size(counter) <= MAX_SIZE && !Files.isSymbolicLink(counter))
-					? Long.parseLong(Files.readString(counter, StandardCharsets.US_ASCII).strip()) : -1;
-			if (value >= 0) {
-				return value;
+			if (Files.size(counter) <= MAX_SIZE) {
+				long value = Long.parseLong(Files.readString(counter, StandardCharsets.US_ASCII).strip());
+				if (value >= 0) {
+					return value;
+				}
 			}
 		}
 		catch (NoSuchFileException ex) {

@@ -30,15 +30,14 @@ import org.jspecify.annotations.Nullable;
  * }
  * </pre>
  *
- * Written here, not with Boot's {@code JsonWriter}, whose API changed in Boot 4 (one jar
- * serves both lines), to the bytes it wrote: control characters as {@code \t}, {@code \n}
- * or upper-case hexadecimal escapes, what is beyond ASCII as lower-case ones, so a file
- * is plain ASCII. Read here, not with Boot's {@code JsonParserFactory}, which reads by
- * class path, and whose {@code BasicJsonParser} reads {@code null} as a string, leaves
- * escapes undecoded and accepts a truncated object: reading ignores unknown fields and
- * refuses anything else that is not exactly such an object, so a half-written or foreign
- * file is malformed, never misread. A file without {@code fencingToken}, from before there
- * were fencing tokens, reads as token 0.
+ * Written and read here, not with Boot's {@code JsonWriter} (its API changed in Boot 4, and
+ * one jar serves both lines) or {@code JsonParserFactory} (it reads by class path, and its
+ * {@code BasicJsonParser} misreads lock files, see the tests). The bytes are plain ASCII:
+ * control characters as {@code \t}, {@code \n} or upper-case hexadecimal escapes, what is
+ * beyond ASCII as lower-case ones. Reading ignores unknown fields and refuses anything else
+ * that is not exactly such an object, so a half-written or foreign file is malformed, never
+ * misread. A file without {@code fencingToken}, from before there were fencing tokens,
+ * reads as token 0.
  */
 final class LockFileFormat {
 
