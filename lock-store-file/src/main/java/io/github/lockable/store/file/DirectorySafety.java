@@ -35,6 +35,14 @@ final class DirectorySafety {
 	private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_WRITE,
 			PosixFilePermission.OTHERS_WRITE);
 
+	private static final FileAttribute<?>[] OWNER_ONLY_DIRECTORY = {
+			PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")) };
+
+	private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
+			PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")) };
+
+	private static final FileAttribute<?>[] NONE = {};
+
 	private DirectorySafety() {
 	}
 
@@ -43,17 +51,11 @@ final class DirectorySafety {
 	}
 
 	static FileAttribute<?>[] ownerOnlyDirectory(Path directory) {
-		return ownerOnly(directory, "rwx------");
+		return isPosix(directory) ? OWNER_ONLY_DIRECTORY : NONE;
 	}
 
 	static FileAttribute<?>[] ownerOnlyFile(Path file) {
-		return ownerOnly(file, "rw-------");
-	}
-
-	private static FileAttribute<?>[] ownerOnly(Path path, String permissions) {
-		return isPosix(path) ? new FileAttribute<?>[] {
-				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions)) }
-				: new FileAttribute<?>[0];
+		return isPosix(file) ? OWNER_ONLY_FILE : NONE;
 	}
 
 	/**

@@ -36,26 +36,20 @@ import org.springframework.util.Assert;
  * (cron jobs, two instances of an application, a command line tool) without a server; not
  * for several hosts, not even on a network file system: use the Redis store there.
  * <p>
- * A lock is a file {@code <name>.lock} (see {@link LockFileName}: no key names a file
- * outside the directory) holding metadata only (see {@link LockFileFormat}), among it the
- * owner's token and the fencing token from the directory's {@link FencingCounter}. It is
- * published atomically and exclusively, held until its TTL runs out on the wall clock or
- * its holder is known to be dead (see {@link ProcessIdentity}), and every step that reads
- * it and acts on it runs under the directory's guard (see {@link LockGuard}), so a release
- * or extend changes only a lock file that holds the caller's token. Everything the store
- * creates is owner-only; a directory another user could tamper with is refused (see
- * {@link DirectorySafety}) when the store is created, with an
- * {@link UnsafeLockDirectoryException}, and later by every call with the code
- * {@code UNSAFE_DIRECTORY}.
- * <p>
- * A failed file operation gives {@link AcquireResult.Failed}, or a
- * {@link LockStoreException} from release and extend, coded by the exception's type
- * ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or {@code STORE_ERROR};
- * {@code TIMEOUT} when the guard stayed taken for the store's timeout. A call's file work
- * takes microseconds (an acquire's also forcing the counter to disk), at most that timeout,
- * on the calling thread, which gets a stage already complete, unless that thread must not
- * block (see {@link NonBlockingCallers}). Another process's release is seen only by reading
- * the file, so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
+ * A lock is a file {@code <name>.lock} (see {@link LockFileName}) holding metadata only
+ * (see {@link LockFileFormat}), among it the owner's token and a fencing token from the
+ * directory's {@link FencingCounter}. It is published atomically and exclusively, held
+ * until its TTL runs out on the wall clock or its holder is known to be dead (see
+ * {@link ProcessIdentity}), and every step that reads it and acts on it runs under the
+ * directory's {@link LockGuard}, so a release or extend changes only a lock file that
+ * holds the caller's token. A directory another user could tamper with is refused (see
+ * {@link DirectorySafety}): by the constructor with an {@link UnsafeLockDirectoryException},
+ * later by every call with the code {@code UNSAFE_DIRECTORY}. A failed file operation is a
+ * {@link LockStoreException} (an {@link AcquireResult.Failed} from acquire) coded as
+ * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
+ * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
+ * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
+ * {@link PollBackoff}).
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 

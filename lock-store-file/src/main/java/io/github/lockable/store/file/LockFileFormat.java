@@ -49,6 +49,11 @@ final class LockFileFormat {
 	private static final Pattern FIELD = Pattern.compile("\\s*+([{,])\\s*+(" + STRING + ")\\s*+:\\s*+(" + STRING
 			+ "|-?[0-9]++|null|true|false)(\\s*+}\\s*+\\z)?");
 
+	/** The control characters with an escape of their own, and the letters of their escapes. */
+	private static final String CONTROLS = "\b\f\n\r\t";
+
+	private static final String ESCAPED = "bfnrt";
+
 	private static final Pattern ESCAPE = Pattern.compile("\\\\(?:u(....)|(.))");
 
 	private LockFileFormat() {
@@ -79,16 +84,10 @@ final class LockFileFormat {
 		}
 		StringBuilder quoted = new StringBuilder("\n  \"").append(name).append("\": \"");
 		for (char c : string.toCharArray()) {
-			switch (c) {
-				case '"', '\\' -> quoted.append('\\').append(c);
-				case '\b' -> quoted.append("\\b");
-				case '\f' -> quoted.append("\\f");
-				case '\n' -> quoted.append("\\n");
-				case '\r' -> quoted.append("\\r");
-				case '\t' -> quoted.append("\\t");
-				default -> quoted.append(Character.isISOControl(c) ? String.format("\\u%04X", (int) c)
-						: (c > 0x7e) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-			}
+			int control = CONTROLS.indexOf(c);
+			quoted.append((c == '"' || c == '\\') ? "\\" + c : (control >= 0) ? "\\" + ESCAPED.charAt(control)
+					: Character.isISOControl(c) ? String.format("\\u%04X", (int) c)
+					: (c > 0x7e) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
 		}
 		file.add(quoted.append('"'));
 	}
@@ -149,14 +148,8 @@ final class LockFileFormat {
 				return Matcher.quoteReplacement(String.valueOf((char) Integer.parseInt(escape.group(1), 16)));
 			}
 			char c = escape.group(2).charAt(0);
-			return Matcher.quoteReplacement(String.valueOf(switch (c) {
-				case 'b' -> '\b';
-				case 'f' -> '\f';
-				case 'n' -> '\n';
-				case 'r' -> '\r';
-				case 't' -> '\t';
-				default -> c;
-			}));
+			int control = ESCAPED.indexOf(c);
+			return Matcher.quoteReplacement(String.valueOf((control >= 0) ? CONTROLS.charAt(control) : c));
 		});
 	}
 
