@@ -42,7 +42,7 @@ public final class FileLockJob {
 		Path control = (args.length > 4 && !args[4].startsWith("--")) ? Path.of(args[4]) : null;
 		boolean ttlOnly = args[args.length - 1].equals("--ttl-only");
 		FileLockStore store = new FileLockStore(directory, "job-test",
-				new FileStoreOptions(Clock.systemUTC(), !ttlOnly, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
+				FileLockStore.DEFAULT_TIMEOUT, Clock.systemUTC(), !ttlOnly);
 		if (control != null) {
 			Files.createFile(control.resolve("ready-" + ProcessHandle.current().pid()));
 			awaitUnlocked(control.resolve("gate"));

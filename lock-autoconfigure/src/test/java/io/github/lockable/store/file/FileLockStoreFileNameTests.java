@@ -111,8 +111,9 @@ class FileLockStoreFileNameTests {
 		for (String key : hostileKeys()) {
 			LockFileName name = LockFileName.of(key);
 			assertThat(name.lockFile(directory).getParent()).isEqualTo(directory);
-			assertThat(name.tempFile(directory, "t").getParent()).isEqualTo(directory);
-			assertThat(name.tempFile(directory, "t").getFileName().toString()).startsWith(".").endsWith(".tmp");
+			Path temp = LockDirectory.tempFile(name.lockFile(directory));
+			assertThat(temp.getParent()).isEqualTo(directory);
+			assertThat(temp.getFileName().toString()).startsWith(".").endsWith(".tmp");
 		}
 	}
 

@@ -106,7 +106,7 @@ class FileLockStoreLockFileTests {
 		assertThat(LockFileFixtures.content(this.directory, "unreadable")).isEqualTo(content);
 
 		FileLockStore later = new FileLockStore(this.directory, null,
-				new FileStoreOptions(Clock.offset(Clock.systemUTC(), TTL.plusSeconds(1)), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
+				FileLockStore.DEFAULT_TIMEOUT, Clock.offset(Clock.systemUTC(), TTL.plusSeconds(1)), true);
 		AcquireResult reclaimed = Stages.join(later.acquire(new LockRequest("unreadable", TTL)));
 		assertThat(reclaimed).isInstanceOf(AcquireResult.Acquired.class);
 		assertThat(LockFileFixtures.json(this.directory, "unreadable").get("token").asText())

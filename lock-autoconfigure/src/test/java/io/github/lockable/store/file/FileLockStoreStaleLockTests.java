@@ -50,7 +50,7 @@ class FileLockStoreStaleLockTests {
 	@Test
 	void lockIsReclaimedAtItsExpiryAndNotAMillisecondBefore() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-07-27T23:00:00Z"));
-		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(clock, true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
+		FileLockStore store = new FileLockStore(this.directory, null, FileLockStore.DEFAULT_TIMEOUT, clock, true);
 		LockHandle first = acquired(store, "expiry", Duration.ofSeconds(10));
 		clock.advance(Duration.ofMillis(9_999));
 		assertThat(Stages.join(store.acquire(new LockRequest("expiry", TTL)))).isInstanceOf(AcquireResult.Held.class);
@@ -78,7 +78,7 @@ class FileLockStoreStaleLockTests {
 		assumeLinuxProcessTable();
 		LockFileFixtures.write(this.directory, LockFileFixtures.metadata("dead", exitedProcess(), Instant.now(), TTL));
 		FileLockStore store = new FileLockStore(this.directory, null,
-				new FileStoreOptions(Clock.systemUTC(), false, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
+				FileLockStore.DEFAULT_TIMEOUT, Clock.systemUTC(), false);
 		assertThat(Stages.join(store.acquire(new LockRequest("dead", TTL)))).isInstanceOf(AcquireResult.Held.class);
 	}
 
@@ -199,7 +199,7 @@ class FileLockStoreStaleLockTests {
 
 	private static ProcessIdentity identityOf(long pid) throws IOException {
 		ProcessIdentity me = ProcessIdentity.current();
-		return new ProcessIdentity(me.host(), pid, me.bootId(), me.pidNamespace(), ProcStat.read(Path.of("/proc"), pid).startTicks());
+		return new ProcessIdentity(me.host(), pid, me.bootId(), me.pidNamespace(), ProcStat.read(pid).startTicks());
 	}
 
 }

@@ -130,7 +130,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 	@Test
 	void heldLockReportsItsRemainingTtlAndAge() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-07-27T23:00:00Z"));
-		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(clock, true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
+		FileLockStore store = new FileLockStore(this.directory, null, FileLockStore.DEFAULT_TIMEOUT, clock, true);
 		Stages.join(store.acquire(new LockRequest(key("timed"), Duration.ofSeconds(10))));
 		clock.advance(Duration.ofMillis(3250));
 		AcquireResult.Held held = (AcquireResult.Held) Stages.join(store.acquire(new LockRequest(key("timed"), LONG_TTL)));
@@ -141,7 +141,7 @@ class FileLockStoreTests extends LockStoreContractTests {
 	@Test
 	void extendMovesTheExpiryInTheFileButNotTheStart() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-07-27T23:00:00Z"));
-		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(clock, true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, true, Path.of("/proc")));
+		FileLockStore store = new FileLockStore(this.directory, null, FileLockStore.DEFAULT_TIMEOUT, clock, true);
 		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store
 			.acquire(new LockRequest(key("ext"), Duration.ofSeconds(10))))).handle();
 		clock.advance(Duration.ofSeconds(4));
@@ -281,22 +281,9 @@ class FileLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void worksWithoutHardLinks() {
-		FileLockStore store = new FileLockStore(this.directory, null, new FileStoreOptions(Clock.systemUTC(), true, FileStoreOptions.DEFAULT_GUARD_TIMEOUT, false, Path.of("/proc")));
-		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key("nolink"), LONG_TTL))))
-			.handle();
-		assertThat(LockFileFixtures.json(this.directory, key("nolink")).get("token").asText())
-			.isEqualTo(handle.lease().token());
-		assertThat(Stages.join(store.acquire(new LockRequest(key("nolink"), LONG_TTL)))).isInstanceOf(AcquireResult.Held.class);
-		assertThat(Stages.join(handle.release())).isEqualTo(ReleaseResult.RELEASED);
-		LockFileFixtures.write(this.directory, LockFileFixtures.expired(key("nolink")));
-		assertThat(Stages.join(store.acquire(new LockRequest(key("nolink"), LONG_TTL)))).isInstanceOf(AcquireResult.Acquired.class);
-	}
-
-	@Test
 	void guardHeldTooLongIsATimeoutFailureNeverHeld() throws IOException {
 		FileLockStore store = new FileLockStore(this.directory, null,
-				new FileStoreOptions(Clock.systemUTC(), true, Duration.ofMillis(200), true, Path.of("/proc")));
+				Duration.ofMillis(200), Clock.systemUTC(), true);
 		LockHandle handle = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key("stuck"), LONG_TTL)))).handle();
 		// Inside one JVM the whole-file lock makes the store's byte lock overlap; from another
 		// process it would be a stopped holder of the guard. Either way the guard is taken.

@@ -84,7 +84,7 @@ class LockFileNamePropertyTests {
 			return;
 		}
 		LockFileName name = LockFileName.of(key);
-		for (Path file : List.of(name.lockFile(directory), name.tempFile(directory, "unique"))) {
+		for (Path file : List.of(name.lockFile(directory), LockDirectory.tempFile(name.lockFile(directory)))) {
 			assertThat(file.getParent()).isEqualTo(directory);
 			File canonical = file.toFile().getCanonicalFile();
 			assertThat(canonical.getParentFile()).isEqualTo(directory.toFile().getCanonicalFile());

@@ -1,7 +1,6 @@
 package io.github.lockable.store.file;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -11,11 +10,11 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.LockStoreHealth;
 
@@ -30,7 +29,7 @@ import io.github.lockable.store.LockStoreHealth;
  */
 final class DirectorySafety {
 
-	/** As Linux: more links on one path is {@code ELOOP}. */
+	/** As Linux: more links inside links is {@code ELOOP}. */
 	private static final int MAX_LINKS = 40;
 
 	private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_WRITE,
@@ -42,6 +41,8 @@ final class DirectorySafety {
 	private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
 			PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")) };
 
+	private static final FileAttribute<?>[] NONE = {};
+
 	private DirectorySafety() {
 	}
 
@@ -50,20 +51,20 @@ final class DirectorySafety {
 	}
 
 	static FileAttribute<?>[] ownerOnlyDirectory(Path directory) {
-		return isPosix(directory) ? OWNER_ONLY_DIRECTORY : new FileAttribute<?>[0];
+		return isPosix(directory) ? OWNER_ONLY_DIRECTORY : NONE;
 	}
 
 	static FileAttribute<?>[] ownerOnlyFile(Path file) {
-		return isPosix(file) ? OWNER_ONLY_FILE : new FileAttribute<?>[0];
+		return isPosix(file) ? OWNER_ONLY_FILE : NONE;
 	}
 
 	/**
-	 * This process's effective user id: from {@code self/status} of a process table, else
-	 * the owner of a file this process creates, which is the same thing.
+	 * This process's effective user id: from {@code /proc/self/status}, else the owner of a
+	 * file this process creates, which is the same thing.
 	 */
-	static long effectiveUid(Path proc) throws IOException {
+	static long effectiveUid() throws IOException {
 		try {
-			for (String line : Files.readAllLines(proc.resolve("self/status"), StandardCharsets.UTF_8)) {
+			for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
 				if (line.startsWith("Uid:")) {
 					// real, effective, saved set, file system
 					return Long.parseLong(line.substring(4).trim().split("\\s+")[1]);
@@ -97,60 +98,52 @@ final class DirectorySafety {
 		if (!isPosix(directory)) {
 			return;
 		}
-		long me = effectiveUid(Path.of("/proc"));
-		Deque<Path> rest = new ArrayDeque<>();
-		directory.forEach(rest::add);
-		Path current = directory.getRoot();
-		int links = 0;
-		while (!rest.isEmpty()) {
-			Path name = rest.removeFirst();
-			if (name.toString().equals("..")) {
-				current = (current.getParent() != null) ? current.getParent() : current;
-				continue;
-			}
-			Path next = current.resolve(name);
-			PosixFileAttributes attributes;
-			try {
-				attributes = Files.readAttributes(next, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-			}
-			catch (NoSuchFileException ex) {
-				return;
-			}
-			if (!attributes.isSymbolicLink()) {
-				current = next;
-				continue;
-			}
-			long owner = owner(next);
-			if (owner != me && owner != 0) {
-				throw new UnsafeLockDirectoryException(directory, "the symbolic link " + next + " on its path is owned by uid "
-						+ owner + ", who could point it elsewhere; only links of uid " + me + " or root are followed");
-			}
-			if (++links > MAX_LINKS) {
-				throw new FileSystemLoopException(directory.toString());
-			}
-			Path target = Files.readSymbolicLink(next);
-			if (target.isAbsolute()) {
-				current = target.getRoot();
-			}
-			Deque<Path> targetNames = new ArrayDeque<>();
-			target.forEach(targetNames::add);
-			targetNames.descendingIterator().forEachRemaining(rest::addFirst);
-		}
-		PosixFileAttributes attributes = Files.readAttributes(current, PosixFileAttributes.class,
-				LinkOption.NOFOLLOW_LINKS);
-		if (!attributes.isDirectory()) {
+		long me = effectiveUid();
+		Path real = followLinks(directory, directory, me, 0);
+		if (real == null || !Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
 			return;
 		}
-		long owner = owner(current);
+		long owner = owner(real);
 		if (owner != me) {
-			throw new UnsafeLockDirectoryException(directory, current + " is owned by uid " + owner
+			throw new UnsafeLockDirectoryException(directory, real + " is owned by uid " + owner
 					+ ", not by this process's user (uid " + me + "); use a directory of its own");
 		}
-		if (attributes.permissions().stream().anyMatch(WRITABLE_BY_OTHERS::contains)) {
-			throw new UnsafeLockDirectoryException(directory, current + " is writable by its group or by others ("
-					+ PosixFilePermissions.toString(attributes.permissions())
+		Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(real, LinkOption.NOFOLLOW_LINKS);
+		if (permissions.stream().anyMatch(WRITABLE_BY_OTHERS::contains)) {
+			throw new UnsafeLockDirectoryException(directory, real + " is writable by its group or by others ("
+					+ PosixFilePermissions.toString(permissions)
 					+ "), who could plant or delete lock files; use rwx------ (chmod 700)");
 		}
+	}
+
+	/**
+	 * The path with every link on it replaced by its target, once the link's owner is
+	 * checked, or {@code null} if a part of it does not exist yet.
+	 */
+	private static @Nullable Path followLinks(Path directory, Path path, long me, int depth) throws IOException {
+		Path current = path.getRoot();
+		for (Path name : path) {
+			Path next = current.resolve(name).normalize();
+			if (Files.isSymbolicLink(next)) {
+				long owner = owner(next);
+				if (owner != me && owner != 0) {
+					throw new UnsafeLockDirectoryException(directory, "the symbolic link " + next + " on its path is owned by uid "
+							+ owner + ", who could point it elsewhere; only links of uid " + me + " or root are followed");
+				}
+				if (depth == MAX_LINKS) {
+					throw new FileSystemLoopException(directory.toString());
+				}
+				next = followLinks(directory, current.resolve(Files.readSymbolicLink(next)), me, depth + 1);
+			}
+			else if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+				return null;
+			}
+			if (next == null) {
+				return null;
+			}
+			current = next;
+		}
+		return current;
 	}
 
 	/**

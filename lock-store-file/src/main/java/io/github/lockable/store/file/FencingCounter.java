@@ -14,10 +14,9 @@ import io.github.lockable.store.LockTokens;
  * fencing token issued, in decimal, shared by every key, so a token is greater than every
  * token issued before in the directory.
  * <p>
- * The callers hold the directory's guard (see {@link LockDirectory}). A new value is written to a
- * temporary file, forced to disk and renamed over the counter, before the lock that
- * carries it is published: a crash may skip a value but never issues one twice, also
- * across process restarts. A missing file starts the count again at the clock in
+ * The callers hold the directory's guard. A new value is forced to disk and renamed over
+ * the counter before the lock that carries it is published: a crash may skip a value but
+ * never issues one twice. A missing file starts the count again at the clock in
  * microseconds ({@link LockTokens#nextFencingToken(long, long)}), above every token issued
  * before it; a file that is not a number fails the acquire rather than start again.
  */
@@ -41,23 +40,17 @@ final class FencingCounter {
 	static long next(Path directory) throws IOException {
 		Path counter = directory.resolve(FILE_NAME);
 		long next = LockTokens.nextFencingToken(read(counter), Math.multiplyExact(System.currentTimeMillis(), 1000));
-		Path temp = directory.resolve(FILE_NAME + "." + LockTokens.next() + ".tmp");
-		try {
-			LockDirectory.write(temp, (next + "\n").getBytes(StandardCharsets.US_ASCII), true);
-			LockDirectory.replace(counter, temp);
-		}
-		finally {
-			LockDirectory.deleteQuietly(temp);
-		}
+		LockDirectory.publish(counter, (next + "\n").getBytes(StandardCharsets.US_ASCII), false, true);
 		return next;
 	}
 
 	private static long read(Path counter) throws IOException {
 		try {
-			long value = (Files.size(counter) <= MAX_SIZE && !Files.isSymbolicLink(counter))
-					? Long.parseLong(Files.readString(counter, StandardCharsets.US_ASCII).strip()) : -1;
-			if (value >= 0) {
-				return value;
+			if (Files.size(counter) <= MAX_SIZE) {
+				long value = Long.parseLong(Files.readString(counter, StandardCharsets.US_ASCII).strip());
+				if (value >= 0) {
+					return value;
+				}
 			}
 		}
 		catch (NoSuchFileException ex) {

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -29,33 +29,32 @@ import io.github.lockable.store.ReleaseWaiters;
 import io.github.lockable.store.file.LockFileState.Present;
 import io.github.lockable.store.file.LockFileState.Unreadable;
 
+import org.springframework.util.Assert;
+
 /**
  * A {@link LockStore} of lock files in one directory, for several processes on one host
  * (cron jobs, two instances of an application, a command line tool) without a server; not
  * for several hosts, not even on a network file system: use the Redis store there.
  * <p>
- * A lock is a file {@code <name>.lock} (see {@link LockFileName}: no key names a file
- * outside the directory) holding metadata only (see {@link LockFileFormat}), among it the
- * owner's token and the fencing token from the directory's {@link FencingCounter}. It is
- * published atomically and exclusively, held until its TTL runs out on the wall clock or
- * its holder is known to be dead (see {@link ProcessIdentity}), and every step that reads
- * it and acts on it runs under the directory's guard (see {@link LockDirectory}), so a
- * release or extend changes only a lock file that holds the caller's token. Everything the
- * store creates is owner-only; a directory another user could tamper with is refused (see
- * {@link DirectorySafety}) when the store is created, with an
- * {@link UnsafeLockDirectoryException}, and later by every call with the code
- * {@code UNSAFE_DIRECTORY}.
- * <p>
- * A failed file operation gives {@link AcquireResult.Failed}, or a
- * {@link LockStoreException} from release and extend, coded by the exception's type
- * ({@code EACCES}, {@code ENOENT}, {@code ENOTDIR}, ...) or {@code STORE_ERROR};
- * {@code TIMEOUT} when the guard stayed taken for the store's timeout. A call's file work
- * takes microseconds (an acquire's also forcing the counter to disk), at most that timeout,
- * on the calling thread, which gets a stage already complete, unless that thread must not
- * block (see {@link NonBlockingCallers}). Another process's release is seen only by reading
- * the file, so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
+ * A lock is a file {@code <name>.lock} (see {@link LockFileName}) holding metadata only
+ * (see {@link LockFileFormat}), among it the owner's token and a fencing token from the
+ * directory's {@link FencingCounter}. It is published atomically and exclusively, held
+ * until its TTL runs out on the wall clock or its holder is known to be dead (see
+ * {@link ProcessIdentity}), and every step that reads it and acts on it runs under the
+ * directory's {@link LockGuard}, so a release or extend changes only a lock file that
+ * holds the caller's token. A directory another user could tamper with is refused (see
+ * {@link DirectorySafety}): by the constructor with an {@link UnsafeLockDirectoryException},
+ * later by every call with the code {@code UNSAFE_DIRECTORY}. A failed file operation is a
+ * {@link LockStoreException} (an {@link AcquireResult.Failed} from acquire) coded as
+ * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
+ * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
+ * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
+ * {@link PollBackoff}).
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
+
+	/** As long as the default {@code lockable.acquire-timeout}. */
+	static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
 	private static final Logger logger = LoggerFactory.getLogger(FileLockStore.class);
 
@@ -63,7 +62,9 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	private final @Nullable String version;
 
-	private final FileStoreOptions options;
+	private final Clock clock;
+
+	private final boolean detectDeadHolders;
 
 	private final LockDirectory files;
 
@@ -86,7 +87,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	 * As {@link #FileLockStore(Path)}, with the application version written into lock files.
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
-		this(directory, version, FileStoreOptions.DEFAULT_GUARD_TIMEOUT);
+		this(directory, version, DEFAULT_TIMEOUT);
 	}
 
 	/**
@@ -94,14 +95,21 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	 * directory, after which a call fails with {@code TIMEOUT}.
 	 */
 	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
-		this(directory, version, FileStoreOptions.defaults(timeout));
+		this(directory, version, timeout, Clock.systemUTC(), true);
 	}
 
-	FileLockStore(Path directory, @Nullable String version, FileStoreOptions options) {
-		this.directory = Objects.requireNonNull(directory, "directory must not be null").toAbsolutePath().normalize();
+	/**
+	 * As {@link #FileLockStore(Path, String, Duration)}, with the wall clock that lock files
+	 * are written and judged by, and whether a holder known to be dead loses its lock at
+	 * once or only at the end of its TTL.
+	 */
+	FileLockStore(Path directory, @Nullable String version, Duration timeout, Clock clock, boolean detectDeadHolders) {
+		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(), () -> "timeout must be positive, was " + timeout);
+		this.directory = directory.toAbsolutePath().normalize();
 		this.version = version;
-		this.options = Objects.requireNonNull(options, "options must not be null");
-		this.files = new LockDirectory(this.directory, options.guardTimeout());
+		this.clock = clock;
+		this.detectDeadHolders = detectDeadHolders;
+		this.files = new LockDirectory(this.directory, timeout);
 	}
 
 	@Override
@@ -118,12 +126,11 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Creates a free lock with the atomic, exclusive create, and replaces a stale one. */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return NonBlockingCallers.complete(new Acquire(this, request, LockFileName.of(request.key()),
-				System.nanoTime()));
+		return NonBlockingCallers.complete(new Acquire(this, request, System.nanoTime()));
 	}
 
 	/** One acquire: the work of its stage and the step under the guard, one object for both. */
-	private record Acquire(FileLockStore store, LockRequest request, LockFileName name, long requested)
+	private record Acquire(FileLockStore store, LockRequest request, long requested)
 			implements Supplier<AcquireResult>, LockGuard.Step<AcquireResult> {
 
 		@Override
@@ -138,49 +145,44 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 		@Override
 		public AcquireResult run(Path real) throws IOException {
-			return this.store.acquireUnderGuard(real, this.request, this.name, this.requested);
+			return this.store.acquireUnderGuard(real, this.request, this.requested);
 		}
 
 	}
 
-	private AcquireResult acquireUnderGuard(Path real, LockRequest request, LockFileName name, long requested) throws IOException {
-		Path lock = name.lockFile(real);
-		for (int attempt = 1; attempt <= 3; attempt++) {
-			LockFileState state = LockDirectory.read(lock);
-			Instant now = now();
-			AcquireResult.Held held = held(state, now, request.ttl());
-			if (held != null) {
-				return held;
-			}
-			LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
-					this.identity, now, now.plus(request.ttl()), this.version);
-			boolean create = state == LockFileState.Missing.INSTANCE;
-			if (LockDirectory.publish(lock, name, bytes(mine), create, this.options.hardLinks())) {
-				if (!create) {
-					logReclaim(request.key(), state, now);
-				}
-				this.backoff.reset(request.key());
-				return new AcquireResult.Acquired(new LockHandle(this, new LockLease(request.key(), mine.token(),
-						mine.fencingToken(), now, request.ttl()), requested));
-			}
-			// created by something that ignores the guard: read it again
+	private AcquireResult acquireUnderGuard(Path real, LockRequest request, long requested) throws IOException {
+		Path lock = LockFileName.of(request.key()).lockFile(real);
+		LockFileState state = LockDirectory.read(lock);
+		Instant now = now();
+		AcquireResult.Held held = held(state, now, request.ttl());
+		if (held != null) {
+			return held;
 		}
-		throw new IOException("Lock file " + lock + " keeps appearing and disappearing");
+		LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
+				this.identity, now, now.plus(request.ttl()), this.version);
+		boolean create = state == LockFileState.Missing.INSTANCE;
+		LockDirectory.publish(lock, bytes(mine), create, false);
+		if (!create) {
+			logReclaim(request.key(), state, now);
+		}
+		this.backoff.reset(request.key());
+		return new AcquireResult.Acquired(new LockHandle(this, new LockLease(request.key(), mine.token(),
+				mine.fencingToken(), now, request.ttl()), requested));
 	}
 
 	/** The answer for a lock that is held, or {@code null} if it is free or stale. */
 	private AcquireResult.@Nullable Held held(LockFileState state, Instant now, Duration ttl) {
 		if (state instanceof Present present) {
 			LockMetadata holder = present.metadata();
-			boolean dead = this.options.detectDeadHolders()
-					&& holder.holder().isKnownDead(this.identity, this.options.procRoot());
-			return (holder.isExpired(now) || dead) ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
+			boolean stale = holder.isExpired(now)
+					|| (this.detectDeadHolders && holder.holder().isKnownDead(this.identity));
+			return stale ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
 		}
 		if (state instanceof Unreadable unreadable && now.isBefore(unreadable.modified().plus(ttl))) {
 			// held for one TTL of the request from its last change; the file's time can be finer than the clock's
 			Duration age = Duration.between(unreadable.modified(), now);
-			Duration left = ttl.minus(age);
-			return new AcquireResult.Held((left.compareTo(ttl) > 0) ? ttl : left, age.isNegative() ? Duration.ZERO : age);
+			age = age.isNegative() ? Duration.ZERO : age;
+			return new AcquireResult.Held(ttl.minus(age), age);
 		}
 		return null;
 	}
@@ -204,10 +206,9 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Deletes the lock file if it holds the lease's token; a lapsed lock is not the owner's. */
 	@Override
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
-		LockFileName name = LockFileName.of(lease.key());
 		return NonBlockingCallers.complete(() -> {
 			ReleaseResult result = this.files.run("release", lease.key(), (real) -> {
-				Path lock = name.lockFile(real);
+				Path lock = LockFileName.of(lease.key()).lockFile(real);
 				LockMetadata owned = owned(lock, lease);
 				if (owned == null) {
 					return ReleaseResult.NOT_OWNER;
@@ -225,25 +226,24 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Moves the expiry of the lock file, if it holds the lease's token and has not lapsed. */
 	@Override
 	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-		if (ttl.toMillis() < 1) {
-			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
-		}
-		LockFileName name = LockFileName.of(lease.key());
+		Assert.isTrue(ttl.toMillis() >= 1, () -> "ttl must be at least 1ms, was " + ttl);
 		return NonBlockingCallers.complete(() -> this.files.run("extend", lease.key(), (real) -> {
-			Path lock = name.lockFile(real);
+			Path lock = LockFileName.of(lease.key()).lockFile(real);
 			Instant now = now();
 			LockMetadata owned = owned(lock, lease);
-			return owned != null && !owned.isExpired(now)
-					&& LockDirectory.publish(lock, name, bytes(owned.withExpiresAt(now.plus(ttl))), false, false);
+			if (owned == null || owned.isExpired(now)) {
+				return false;
+			}
+			LockDirectory.publish(lock, bytes(owned.withExpiresAt(now.plus(ttl))), false, false);
+			return true;
 		}));
 	}
 
 	/** The token recorded in the lock file at the acquire, while the lease still owns the lock. */
 	@Override
 	public CompletionStage<Long> fencingToken(LockLease lease) {
-		LockFileName name = LockFileName.of(lease.key());
 		return NonBlockingCallers.complete(() -> this.files.run("fencingToken", lease.key(), (real) -> {
-			LockMetadata owned = owned(name.lockFile(real), lease);
+			LockMetadata owned = owned(LockFileName.of(lease.key()).lockFile(real), lease);
 			return (owned != null && !owned.isExpired(now())) ? lease.fencingToken() : 0L;
 		}));
 	}
@@ -259,7 +259,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	}
 
 	private Instant now() {
-		return this.options.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
 	}
 
 	/**

@@ -7,7 +7,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,8 +16,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,15 +32,13 @@ import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
 /**
  * The lock directory of a store: created owner-only when first needed (again if it was
  * deleted), refused if unsafe (see {@link DirectorySafety}), and the file operations on its
- * lock files, each run as a step under its {@link LockGuard}.
+ * files, each run as a step under its {@link LockGuard}.
  * <p>
- * A new lock is written completely to a temporary file and published with a hard link,
- * atomic and failing if the lock file exists, so nobody sees a half-written lock; where
- * the file system has no hard links, it is created exclusively and written in place (a
- * writer that dies halfway leaves a file that reads as unreadable). An existing lock is
- * replaced by an atomic rename. Lock files are not forced to disk (a crash of the host ends
- * every holder); the fencing counter is. A failure is a {@link LockStoreException} coded by
- * the exception's type ({@code EACCES}, {@code ENOENT}, ...), {@code TIMEOUT} for the guard.
+ * A file is written completely to a temporary file first, so nobody sees half of it, and
+ * published with a hard link, which fails if the file exists, or renamed over the file.
+ * Lock files are not forced to disk (a crash of the host ends every holder); the fencing
+ * counter is. A failure is a {@link LockStoreException} coded by the exception's type
+ * ({@code EACCES}, {@code ENOENT}, ...), {@code TIMEOUT} for the guard.
  */
 final class LockDirectory {
 
@@ -66,10 +65,10 @@ final class LockDirectory {
 		this.directory = directory;
 		this.timeout = timeout;
 		try {
-			// what cannot be read yet is checked again by the first call, which prepares the directory
 			DirectorySafety.check(directory);
 		}
 		catch (IOException ex) {
+			// what cannot be read yet is checked again by the first call, which prepares the directory
 			logger.debug("Could not check lock directory {} yet", directory, ex);
 		}
 	}
@@ -95,7 +94,7 @@ final class LockDirectory {
 		catch (IOException ex) {
 			throw failure(operation, key, ex.getMessage(), CODES.getOrDefault(ex.getClass(), LockStoreException.GENERIC_CODE), ex);
 		}
-		catch (LockGuard.GuardTimeoutException ex) {
+		catch (TimeoutException ex) {
 			throw failure(operation, key, "its guard stayed taken for " + this.timeout.toMillis()
 					+ "ms (another process is stopped or stuck while holding it)", "TIMEOUT", ex);
 		}
@@ -116,33 +115,22 @@ final class LockDirectory {
 	/** The real path of the directory, created first if missing, and checked before and after. */
 	private Path prepared() throws IOException {
 		Path real = this.prepared;
-		if (real != null) {
-			return real;
-		}
-		try {
+		if (real == null) {
+			// named by its type, which creating the directory would not give
+			for (Path path = this.directory; path != null && !Files.isDirectory(path); path = path.getParent()) {
+				if (Files.exists(path)) {
+					throw new NotDirectoryException(path.toString());
+				}
+			}
 			DirectorySafety.check(this.directory);
 			if (!Files.isDirectory(this.directory)) {
 				// succeeds as well when another process creates the directory meanwhile
 				Files.createDirectories(this.directory, DirectorySafety.ownerOnlyDirectory(this.directory));
 				DirectorySafety.check(this.directory);
 			}
+			real = this.directory.toRealPath();
+			this.prepared = real;
 		}
-		catch (FileSystemException ex) {
-			if (!(ex instanceof AccessDeniedException) && !(ex instanceof NoSuchFileException)) {
-				// named by its type: the first existing path element is not a directory
-				for (Path path = this.directory; path != null; path = path.getParent()) {
-					if (Files.exists(path)) {
-						if (!Files.isDirectory(path)) {
-							throw new NotDirectoryException(path.toString());
-						}
-						break;
-					}
-				}
-			}
-			throw ex;
-		}
-		real = this.directory.toRealPath();
-		this.prepared = real;
 		return real;
 	}
 
@@ -151,100 +139,57 @@ final class LockDirectory {
 			if (Files.size(lock) <= MAX_SIZE) {
 				return new LockFileState.Present(LockFileFormat.read(Files.readString(lock)));
 			}
+			return new LockFileState.Unreadable(modified(lock));
 		}
 		catch (NoSuchFileException ex) {
 			return LockFileState.Missing.INSTANCE;
 		}
 		catch (CharacterCodingException | MalformedLockFileException ex) {
 			logger.debug("{}: {}", lock, ex.getMessage());
+			return new LockFileState.Unreadable(modified(lock));
 		}
-		try {
-			return new LockFileState.Unreadable(Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).toInstant());
-		}
-		catch (NoSuchFileException ex) {
-			return LockFileState.Missing.INSTANCE;
-		}
+	}
+
+	private static Instant modified(Path lock) throws IOException {
+		return Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).toInstant();
+	}
+
+	/** A hidden temporary file beside the file, of a random name: never the owner's token, as file names show up in messages. */
+	static Path tempFile(Path file) {
+		return file.resolveSibling("." + file.getFileName() + "." + LockTokens.next() + ".tmp");
 	}
 
 	/**
-	 * Publishes a complete lock file.
-	 * @param create whether the lock file must not exist; else it is replaced
-	 * @return {@code false} if it had to be created and exists
+	 * Publishes a complete file.
+	 * @param create whether the file must not exist yet
+	 * @param force whether the content is forced to disk first
+	 * @throws FileAlreadyExistsException if it had to be created and exists
 	 */
-	static boolean publish(Path lock, LockFileName name, byte[] content, boolean create, boolean hardLinks)
-			throws IOException {
-		// a random name of its own, never the owner's token: file names show up in messages
-		Path temp = name.tempFile(lock.getParent(), LockTokens.next());
-		write(temp, content, false);
+	static void publish(Path file, byte[] content, boolean create, boolean force) throws IOException {
+		Path temp = tempFile(file);
 		try {
-			if (!create) {
-				replace(lock, temp);
-				return true;
-			}
-			if (hardLinks) {
-				try {
-					Files.createLink(lock, temp);
-					return true;
+			try (FileChannel channel = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+					DirectorySafety.ownerOnlyFile(temp))) {
+				for (ByteBuffer buffer = ByteBuffer.wrap(content); buffer.hasRemaining();) {
+					channel.write(buffer);
 				}
-				catch (FileAlreadyExistsException ex) {
-					return false;
-				}
-				catch (UnsupportedOperationException | FileSystemException ex) {
-					// EPERM or EOPNOTSUPP, told apart only by a localized message: writing in place is
-					// exclusive as well, and fails loudly if the cause was another
-					if (ex instanceof AccessDeniedException || ex instanceof NoSuchFileException) {
-						throw (IOException) ex;
-					}
+				if (force) {
+					channel.force(false);
 				}
 			}
-			write(lock, content, false);
-			return true;
-		}
-		catch (FileAlreadyExistsException ex) {
-			return false;
+			if (create) {
+				Files.createLink(file, temp);
+			}
+			else {
+				Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			}
 		}
 		finally {
-			deleteQuietly(temp);
-		}
-	}
-
-	static void replace(Path file, Path temp) throws IOException {
-		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-	}
-
-	/** Deletes a temporary file, if it is still there; a failure only leaves a small file. */
-	static void deleteQuietly(Path temp) {
-		try {
-			Files.deleteIfExists(temp);
-		}
-		catch (IOException ex) {
-			logger.debug("Could not delete {}", temp, ex);
-		}
-	}
-
-	/**
-	 * Creates a file that must not exist and writes it, forced to disk if asked; a failed
-	 * write (a full disk) deletes the partial file again.
-	 */
-	static void write(Path file, byte[] content, boolean force) throws IOException {
-		FileChannel channel = FileChannel.open(file,
-				Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
-				DirectorySafety.ownerOnlyFile(file));
-		boolean written = false;
-		// opened outside: a file that exists is not ours to delete
-		try (channel) {
-			ByteBuffer buffer = ByteBuffer.wrap(content);
-			while (buffer.hasRemaining()) {
-				channel.write(buffer);
+			try {
+				Files.deleteIfExists(temp);
 			}
-			if (force) {
-				channel.force(false);
-			}
-			written = true;
-		}
-		finally {
-			if (!written) {
-				deleteQuietly(file);
+			catch (IOException ex) {
+				logger.debug("Could not delete {}", temp, ex);
 			}
 		}
 	}

@@ -30,15 +30,14 @@ import org.jspecify.annotations.Nullable;
  * }
  * </pre>
  *
- * Written here, not with Boot's {@code JsonWriter}, whose API changed in Boot 4 (one jar
- * serves both lines), to the bytes it wrote: control characters as {@code \t}, {@code \n}
- * or upper-case hexadecimal escapes, what is beyond ASCII as lower-case ones, so a file
- * is plain ASCII. Read here, not with Boot's {@code JsonParserFactory}, which reads by
- * class path, and whose {@code BasicJsonParser} reads {@code null} as a string, leaves
- * escapes undecoded and accepts a truncated object: reading ignores unknown fields and
- * refuses anything else that is not exactly such an object, so a half-written or foreign
- * file is malformed, never misread. A file without {@code fencingToken}, from before there
- * were fencing tokens, reads as token 0.
+ * Written and read here, not with Boot's {@code JsonWriter} (its API changed in Boot 4, and
+ * one jar serves both lines) or {@code JsonParserFactory} (it reads by class path, and its
+ * {@code BasicJsonParser} misreads lock files, see the tests). The bytes are plain ASCII:
+ * control characters as {@code \t}, {@code \n} or upper-case hexadecimal escapes, what is
+ * beyond ASCII as lower-case ones. Reading ignores unknown fields and refuses anything else
+ * that is not exactly such an object, so a half-written or foreign file is malformed, never
+ * misread. A file without {@code fencingToken}, from before there were fencing tokens,
+ * reads as token 0.
  */
 final class LockFileFormat {
 
@@ -49,6 +48,11 @@ final class LockFileFormat {
 	/** A field with what comes before it ('{' for the first, ',' for the others) and, for the last, after. */
 	private static final Pattern FIELD = Pattern.compile("\\s*+([{,])\\s*+(" + STRING + ")\\s*+:\\s*+(" + STRING
 			+ "|-?[0-9]++|null|true|false)(\\s*+}\\s*+\\z)?");
+
+	/** The control characters with an escape of their own, and the letters of their escapes. */
+	private static final String CONTROLS = "\b\f\n\r\t";
+
+	private static final String ESCAPED = "bfnrt";
 
 	private static final Pattern ESCAPE = Pattern.compile("\\\\(?:u(....)|(.))");
 
@@ -80,16 +84,10 @@ final class LockFileFormat {
 		}
 		StringBuilder quoted = new StringBuilder("\n  \"").append(name).append("\": \"");
 		for (char c : string.toCharArray()) {
-			switch (c) {
-				case '"', '\\' -> quoted.append('\\').append(c);
-				case '\b' -> quoted.append("\\b");
-				case '\f' -> quoted.append("\\f");
-				case '\n' -> quoted.append("\\n");
-				case '\r' -> quoted.append("\\r");
-				case '\t' -> quoted.append("\\t");
-				default -> quoted.append(Character.isISOControl(c) ? String.format("\\u%04X", (int) c)
-						: (c > 0x7e) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-			}
+			int control = CONTROLS.indexOf(c);
+			quoted.append((c == '"' || c == '\\') ? "\\" + c : (control >= 0) ? "\\" + ESCAPED.charAt(control)
+					: Character.isISOControl(c) ? String.format("\\u%04X", (int) c)
+					: (c > 0x7e) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
 		}
 		file.add(quoted.append('"'));
 	}
@@ -150,14 +148,8 @@ final class LockFileFormat {
 				return Matcher.quoteReplacement(String.valueOf((char) Integer.parseInt(escape.group(1), 16)));
 			}
 			char c = escape.group(2).charAt(0);
-			return Matcher.quoteReplacement(String.valueOf(switch (c) {
-				case 'b' -> '\b';
-				case 'f' -> '\f';
-				case 'n' -> '\n';
-				case 'r' -> '\r';
-				case 't' -> '\t';
-				default -> c;
-			}));
+			int control = ESCAPED.indexOf(c);
+			return Matcher.quoteReplacement(String.valueOf((control >= 0) ? CONTROLS.charAt(control) : c));
 		});
 	}
 

@@ -15,7 +15,8 @@ import java.util.HexFormat;
  * encoding is injective because {@code %} itself is encoded. A name longer than
  * {@value #READABLE_LENGTH} characters keeps a readable prefix and ends in {@code ~} plus
  * the SHA-256 of the whole key, which no short name contains, so every name stays far
- * below the usual 255-byte limit even with the suffixes of its companion files.
+ * below the usual 255-byte limit, also as part of a temporary file's name. Other processes,
+ * possibly of an older Lockable, find a key's lock by this name: it never changes.
  * <p>
  * On a case-insensitive file system two keys that differ only in case share one lock
  * file: they exclude each other, which is never unsafe.
@@ -25,10 +26,6 @@ import java.util.HexFormat;
 record LockFileName(String base) {
 
 	static final int READABLE_LENGTH = 100;
-
-	private static final String LOCK_SUFFIX = ".lock";
-
-	private static final String TEMP_SUFFIX = ".tmp";
 
 	private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -87,23 +84,9 @@ record LockFileName(String base) {
 		}
 	}
 
-	/** The lock file of this name in a directory. */
+	/** The lock file of this name in a directory: a direct child of it. */
 	Path lockFile(Path directory) {
-		return inside(directory, this.base + LOCK_SUFFIX);
-	}
-
-	/** A hidden temporary file of this name in a directory, one per {@code unique} value. */
-	Path tempFile(Path directory, String unique) {
-		return inside(directory, "." + this.base + "." + unique + TEMP_SUFFIX);
-	}
-
-	/** A direct child of the directory: the encoding guarantees it, the check keeps it guaranteed. */
-	private static Path inside(Path directory, String fileName) {
-		Path file = directory.resolve(fileName);
-		if (!directory.equals(file.getParent()) || !fileName.equals(file.getFileName().toString())) {
-			throw new IllegalStateException("Lock file name escapes the lock directory");
-		}
-		return file;
+		return directory.resolve(this.base + ".lock");
 	}
 
 }

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -24,14 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 record LockMetadata(String job, String token, long fencingToken, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
 		@Nullable String version) {
-
-	LockMetadata {
-		Objects.requireNonNull(job, "job must not be null");
-		Objects.requireNonNull(token, "token must not be null");
-		Objects.requireNonNull(holder, "holder must not be null");
-		Objects.requireNonNull(startedAt, "startedAt must not be null");
-		Objects.requireNonNull(expiresAt, "expiresAt must not be null");
-	}
 
 	boolean isExpired(Instant now) {
 		return !now.isBefore(this.expiresAt);

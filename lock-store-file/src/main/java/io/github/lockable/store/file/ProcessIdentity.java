@@ -2,17 +2,9 @@ package io.github.lockable.store.file;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * namespace or after a reboot. So a holder is known to be dead only when the host, boot id
  * and pid namespace are ours and {@code /proc} has no such pid, or a zombie, or a process
  * that started at another tick since boot ({@code /proc/<pid>/stat}: exact, unlike
- * {@link ProcessHandle.Info#startInstant()}). A missing pid counts only where {@code /proc}
- * hides no process from us: not under {@code hidepid=invisible} (systemd's
- * {@code ProtectProc=invisible}) unless it shows us another user's process. Where any of
- * this is unknown, as on other systems, the holder counts as alive and the TTL decides.
+ * {@link ProcessHandle.Info#startInstant()}). Where any of this is unknown, as on other
+ * systems, the holder counts as alive and the TTL decides. {@code hidepid=} never hides a
+ * holder: it hides only other users' processes, and every holder runs as the user that
+ * owns the lock directory, as {@link DirectorySafety} refuses anyone else.
  *
  * @param host the host name
  * @param pid the process id
@@ -39,75 +31,66 @@ import org.jspecify.annotations.Nullable;
 record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable String pidNamespace,
 		@Nullable Long startTicks) {
 
-	private static final Set<String> HIDING = Set.of("2", "invisible", "4", "ptraceable");
+	private static final Path PROC = Path.of("/proc");
 
-	/** Whether a process table shows every process; mount options do not change under us. */
-	private static final Map<Path, Boolean> showsEveryProcess = new ConcurrentHashMap<>();
-
-	ProcessIdentity {
-		Objects.requireNonNull(host, "host must not be null");
-	}
+	private static final ProcessIdentity CURRENT = read();
 
 	/** The identity of this JVM, read once. */
 	static ProcessIdentity current() {
-		return Current.IDENTITY;
+		return CURRENT;
 	}
 
 	/**
 	 * Whether the process this identity names is certainly gone.
 	 * @param observer the process that asks, normally {@link #current()}
-	 * @param proc the observer's process table, normally {@code /proc}
 	 * @return {@code true} only when the process is known to be dead
 	 */
-	boolean isKnownDead(ProcessIdentity observer, Path proc) {
-		if (equals(observer) || this.startTicks == null || !this.host.equals(observer.host)
-				|| !Objects.equals(this.bootId, observer.bootId) || this.bootId == null
-				|| !Objects.equals(this.pidNamespace, observer.pidNamespace) || this.pidNamespace == null) {
+	boolean isKnownDead(ProcessIdentity observer) {
+		if (this.startTicks == null || this.bootId == null || this.pidNamespace == null
+				|| !this.host.equals(observer.host) || !this.bootId.equals(observer.bootId)
+				|| !this.pidNamespace.equals(observer.pidNamespace)) {
 			return false;
 		}
 		try {
-			ProcStat stat = ProcStat.read(proc, this.pid);
-			return (stat == null) ? showsEveryProcess.computeIfAbsent(proc, ProcessIdentity::showsEveryProcess)
-					: stat.isDead() || stat.startTicks() != this.startTicks;
+			ProcStat stat = ProcStat.read(this.pid);
+			return stat == null || stat.isDead() || stat.startTicks() != this.startTicks;
 		}
 		catch (IOException | RuntimeException ex) {
 			return false;
 		}
 	}
 
-	private static boolean showsEveryProcess(Path proc) {
+	private static ProcessIdentity read() {
+		long pid = ProcessHandle.current().pid();
+		Long startTicks;
+		String pidNamespace;
 		try {
-			String options = null;
-			for (String mount : Files.readAllLines(proc.resolve("self/mountinfo"), StandardCharsets.UTF_8)) {
-				// id parent major:minor root mount-point options [optional...] - type source super-options
-				List<String> fields = List.of(mount.split(" "));
-				int separator = fields.indexOf("-");
-				if (separator > 4 && fields.size() > separator + 3 && fields.get(4).equals(proc.toString())
-						&& fields.get(separator + 1).equals("proc")) {
-					options = fields.get(separator + 3);
-				}
-			}
-			return (options != null && Stream.of(options.split(","))
-				.noneMatch((option) -> option.startsWith("hidepid=") && HIDING.contains(option.substring(8))))
-					|| showsAnotherUsersProcess(proc);
+			startTicks = ProcStat.read(pid).startTicks();
+			pidNamespace = Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString();
 		}
 		catch (IOException | RuntimeException ex) {
-			return false;
+			startTicks = null;
+			pidNamespace = null;
 		}
-	}
-
-	/** Hiding, or a mount not found: only a process of another user on view vouches. */
-	private static boolean showsAnotherUsersProcess(Path proc) throws IOException {
-		long me = DirectorySafety.effectiveUid(proc);
-		try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc,
-				(entry) -> entry.getFileName().toString().chars().allMatch(Character::isDigit))) {
-			for (Path entry : entries) {
-				if (DirectorySafety.owner(entry) != me) {
-					return true;
-				}
+		String host = readLine("sys/kernel/hostname");
+		if (host == null || host.isEmpty()) {
+			try {
+				host = InetAddress.getLocalHost().getHostName();
+			}
+			catch (IOException | RuntimeException ex) {
+				host = "unknown";
 			}
 		}
-		return false;
+		return new ProcessIdentity(host, pid, readLine("sys/kernel/random/boot_id"), pidNamespace, startTicks);
+	}
+
+	private static @Nullable String readLine(String file) {
+		try {
+			return Files.readString(PROC.resolve(file)).trim();
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
 	}
 
 	/**
@@ -115,9 +98,10 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 	 */
 	record ProcStat(char state, long startTicks) {
 
-		static @Nullable ProcStat read(Path proc, long pid) throws IOException {
+		/** The process's, or {@code null} if {@code /proc} has no such process. */
+		static @Nullable ProcStat read(long pid) throws IOException {
 			try {
-				return parse(Files.readString(proc.resolve(pid + "/stat"), StandardCharsets.UTF_8));
+				return parse(Files.readString(PROC.resolve(pid + "/stat")));
 			}
 			catch (NoSuchFileException ex) {
 				return null;
@@ -136,46 +120,6 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 
 		boolean isDead() {
 			return this.state == 'Z' || this.state == 'X' || this.state == 'x';
-		}
-
-	}
-
-	private static final class Current {
-
-		private static final ProcessIdentity IDENTITY = read(Path.of("/proc"));
-
-		private static ProcessIdentity read(Path proc) {
-			long pid = ProcessHandle.current().pid();
-			String host = readLine(proc.resolve("sys/kernel/hostname"));
-			Long startTicks = null;
-			String pidNamespace = null;
-			try {
-				startTicks = ProcStat.read(proc, pid).startTicks();
-				pidNamespace = Files.readSymbolicLink(proc.resolve("self/ns/pid")).toString();
-			}
-			catch (IOException | RuntimeException ex) {
-				startTicks = null;
-				pidNamespace = null;
-			}
-			if (host == null || host.isEmpty()) {
-				try {
-					host = InetAddress.getLocalHost().getHostName();
-				}
-				catch (IOException | RuntimeException ex) {
-					host = "unknown";
-				}
-			}
-			return new ProcessIdentity(host, pid, readLine(proc.resolve("sys/kernel/random/boot_id")), pidNamespace,
-					startTicks);
-		}
-
-		private static @Nullable String readLine(Path file) {
-			try {
-				return Files.readString(file, StandardCharsets.UTF_8).trim();
-			}
-			catch (IOException | RuntimeException ex) {
-				return null;
-			}
 		}
 
 	}
