@@ -24,10 +24,9 @@ import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -144,12 +143,7 @@ class LockableActuatorHttpTests {
 		}
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = {
-			// spring-security-config is on the test class path for the advice order tests only
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+	@ApplicationWithoutSecurity
 	static class Application {
 
 		@Bean
