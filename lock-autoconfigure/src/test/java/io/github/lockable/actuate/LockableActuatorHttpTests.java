@@ -1,9 +1,6 @@
 package io.github.lockable.actuate;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.HeldLock;
@@ -25,12 +23,11 @@ import io.github.lockable.LockKeyResolver;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -51,10 +48,8 @@ class LockableActuatorHttpTests {
 
 	private static final ObjectMapper json = new ObjectMapper();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private LockTemplate locks;
@@ -73,7 +68,7 @@ class LockableActuatorHttpTests {
 	void endpointListsTheMethodsTheStoreAndTheHeldLocksWithoutTheirTokens() throws Exception {
 		try (HeldLock held = this.locks.tryLock("nightly-report", Duration.ofMinutes(1)).orElseThrow()) {
 			String token = ((DefaultHeldLock) held).handles().get(0).lease().token();
-			HttpResponse<String> response = get("/actuator/lockable");
+			HttpResponse<String> response = this.http.send("GET", "/actuator/lockable");
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.body()).doesNotContain(token);
 			JsonNode body = json.readTree(response.body());
@@ -108,19 +103,19 @@ class LockableActuatorHttpTests {
 			assertThat(lock.has("acquiredAt")).isTrue();
 			assertThat(names(lock)).containsExactlyInAnyOrder("key", "acquiredAt", "age", "ttl", "ttlLeft");
 		}
-		assertThat(json.readTree(get("/actuator/lockable").body()).get("held")).isEmpty();
+		assertThat(json.readTree(this.http.send("GET", "/actuator/lockable").body()).get("held")).isEmpty();
 	}
 
 	@Test
 	void healthIsUpForASafeDirectoryAndDownForOneOthersCanWrite() throws Exception {
-		JsonNode lockable = json.readTree(get("/actuator/health").body()).get("components").get("lockable");
+		JsonNode lockable = json.readTree(this.http.send("GET", "/actuator/health").body()).get("components").get("lockable");
 		assertThat(lockable.get("status").asText()).isEqualTo("UP");
 		assertThat(lockable.get("details").get("directory").asText()).isEqualTo(DIRECTORY.toString());
 		assertThat(lockable.get("details").get("owner").asText()).isEqualTo(System.getProperty("user.name"));
 		assertThat(lockable.get("details").get("mode").asText()).isEqualTo("rwx------");
 		Files.setPosixFilePermissions(DIRECTORY, PosixFilePermissions.fromString("rwxrwxrwx"));
 		try {
-			HttpResponse<String> response = get("/actuator/health");
+			HttpResponse<String> response = this.http.send("GET", "/actuator/health");
 			assertThat(response.statusCode()).isEqualTo(503);
 			lockable = json.readTree(response.body()).get("components").get("lockable");
 			assertThat(lockable.get("status").asText()).isEqualTo("DOWN");
@@ -130,11 +125,6 @@ class LockableActuatorHttpTests {
 		finally {
 			Files.setPosixFilePermissions(DIRECTORY, PosixFilePermissions.fromString("rwx------"));
 		}
-	}
-
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).GET().build(),
-				HttpResponse.BodyHandlers.ofString());
 	}
 
 	private static List<String> names(JsonNode node) {
@@ -153,12 +143,7 @@ class LockableActuatorHttpTests {
 		}
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = {
-			// spring-security-config is on the test class path for the advice order tests only
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+	@ApplicationWithoutSecurity
 	static class Application {
 
 		@Bean

@@ -1,15 +1,14 @@
 package io.github.lockable.actuate;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.lockable.test.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,17 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "lockable.store=memory", "management.health.redis.enabled=false" })
 class LockableActuatorNotExposedTests {
 
-	@LocalServerPort
-	private int port;
+	@RegisterExtension
+	final LocalHttp http = new LocalHttp();
 
 	@Autowired
 	private ApplicationContext context;
 
 	@Test
 	void endpointIsNotExposedByDefault() throws Exception {
-		HttpResponse<String> response = HttpClient.newHttpClient()
-			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/lockable")).build(),
-					HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = this.http.send("GET", "/actuator/lockable");
 		assertThat(response.statusCode()).isEqualTo(404);
 		assertThat(this.context.getBeanNamesForType(LockableEndpoint.class)).isEmpty();
 	}

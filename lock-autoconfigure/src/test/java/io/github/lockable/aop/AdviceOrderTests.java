@@ -1,6 +1,7 @@
 package io.github.lockable.aop;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
@@ -11,9 +12,9 @@ import io.github.lockable.autoconfigure.LockableAutoConfiguration;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.memory.MemoryLockStore;
+import io.github.lockable.test.ForwardingLockStore;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -85,11 +86,14 @@ class AdviceOrderTests {
 
 	}
 
-	static class CountingStore implements LockStore {
+	/** The memory store, writing down which calls reached it. */
+	static class CountingStore extends ForwardingLockStore {
 
 		final List<String> calls = new CopyOnWriteArrayList<>();
 
-		private final MemoryLockStore delegate = new MemoryLockStore();
+		CountingStore() {
+			super(new MemoryLockStore());
+		}
 
 		@Override
 		public String name() {
@@ -97,28 +101,15 @@ class AdviceOrderTests {
 		}
 
 		@Override
-		public java.util.concurrent.CompletionStage<Long> fencingToken(LockLease lease) {
-			return this.delegate.fencingToken(lease);
-		}
-
-		@Override
-		public java.util.concurrent.CompletionStage<AcquireResult> acquire(LockRequest request) {
+		public CompletionStage<AcquireResult> acquire(LockRequest request) {
 			this.calls.add("acquire " + request.key());
-			return this.delegate.acquire(request)
-				.thenApply((result) -> (result instanceof AcquireResult.Acquired acquired)
-						? new AcquireResult.Acquired(new io.github.lockable.store.LockHandle(this, acquired.handle().lease()))
-						: result);
+			return acquireOwned(request);
 		}
 
 		@Override
-		public java.util.concurrent.CompletionStage<ReleaseResult> release(LockLease lease) {
+		public CompletionStage<ReleaseResult> release(LockLease lease) {
 			this.calls.add("release " + lease.key());
-			return this.delegate.release(lease);
-		}
-
-		@Override
-		public java.util.concurrent.CompletionStage<Boolean> extend(LockLease lease, java.time.Duration ttl) {
-			return this.delegate.extend(lease, ttl);
+			return super.release(lease);
 		}
 
 	}

@@ -22,13 +22,12 @@ import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.test.HostileKeys;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
 import io.github.lockable.test.app.RecordingLockStore;
 import io.github.lockable.test.app.RecordingStoreConfiguration;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -119,10 +118,7 @@ class HostileResolverPropertyTests {
 		assertThat(redis.commands().exists(key)).isZero();
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = {
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration" })
+	@ApplicationWithoutSecurity
 	@Import(RecordingStoreConfiguration.class)
 	static class HostileApplication {
 

@@ -2,23 +2,17 @@ package io.github.lockable.it;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.redis.CommandStats;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -42,7 +36,7 @@ import static org.awaitility.Awaitility.await;
 				"lockable.default-ttl=60s" })
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
-class LettuceTimeoutHttpTests {
+class LettuceTimeoutHttpTests extends GatedHttpTests {
 
 	/** Longer than Lettuce's timeout, far shorter than the TTL. */
 	private static final Duration PAUSE = Duration.ofSeconds(2);
@@ -53,20 +47,9 @@ class LettuceTimeoutHttpTests {
 	@RegisterExtension
 	static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
 
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
-
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
 		redis.registerProperties(registry);
-	}
-
-	@AfterEach
-	void resetGate() {
-		this.gate.reset();
 	}
 
 	@Test
@@ -127,13 +110,7 @@ class LettuceTimeoutHttpTests {
 
 	/** Scripts Redis ran: the acquire scripts and the releases. */
 	private static long scriptCalls() {
-		String stats = redis.commands().info("commandstats");
-		long calls = 0;
-		for (String command : List.of("evalsha", "eval")) {
-			Matcher matcher = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(stats);
-			calls += matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
-		}
-		return calls;
+		return CommandStats.calls(redis, "evalsha", "eval");
 	}
 
 	@FunctionalInterface

@@ -1,7 +1,5 @@
 package io.github.lockable.it;
 
-import io.github.lockable.store.Stages;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,13 +18,13 @@ import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
+import io.github.lockable.store.Stages;
 import io.github.lockable.test.CallerThreads;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
 import io.github.lockable.test.redis.RedisExtension;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -166,11 +164,7 @@ class LockLostToExpiryTests {
 
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = {
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+	@ApplicationWithoutSecurity
 	static class Application {
 
 		@Bean

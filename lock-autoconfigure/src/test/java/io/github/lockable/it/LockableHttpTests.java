@@ -13,12 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
@@ -27,12 +25,11 @@ import reactor.test.StepVerifier;
 
 import io.github.lockable.LockConflictException;
 import io.github.lockable.store.LockLease;
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.app.LockableWebApplication.AsyncJobs;
 import io.github.lockable.test.app.LockableWebApplication.Orders;
 import io.github.lockable.test.app.RecordingLockStore;
+import io.github.lockable.test.redis.CommandStats;
 import io.github.lockable.test.redis.RedisTestServer;
 import io.github.lockable.test.redis.RedisTopology;
 
@@ -52,15 +49,9 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
-class LockableHttpTests {
+class LockableHttpTests extends GatedHttpTests {
 
 	private static final ObjectMapper json = new ObjectMapper();
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
 
 	@Autowired
 	private RecordingLockStore store;
@@ -395,15 +386,7 @@ class LockableHttpTests {
 	}
 
 	private long scriptCalls() {
-		long calls = 0;
-		for (RedisCommands<String, String> master : this.redis.masters()) {
-			for (String line : master.info("commandstats").split("\r?\n")) {
-				if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-					calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
-				}
-			}
-		}
-		return calls;
+		return CommandStats.calls(this.redis, "evalsha", "eval");
 	}
 
 	private void assertProblem(HttpResponse<String> response, int status, String type, String title,

@@ -5,16 +5,11 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.RedisTestServer;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -27,22 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.mvc.problemdetails.enabled=true")
-class ProblemDetailsEnabledTests {
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
+class ProblemDetailsEnabledTests extends GatedHttpTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		RedisTestServer.shared().registerProperties(registry);
-	}
-
-	@AfterEach
-	void openGates() {
-		this.gate.reset();
 	}
 
 	@Test

@@ -20,11 +20,10 @@ import reactor.test.StepVerifier;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
@@ -208,12 +207,7 @@ class ReactiveTransactionLockTests {
 		return (count != null) ? count : -1;
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = {
-			// spring-security-config is on the test class path for the advice order tests only
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+	@ApplicationWithoutSecurity
 	static class ReactiveTransactionApplication {
 
 		/** Built here rather than by Boot, whose R2DBC auto-configuration moved between Boot 3 and 4. */

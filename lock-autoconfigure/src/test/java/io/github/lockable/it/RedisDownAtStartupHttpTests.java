@@ -11,12 +11,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -33,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "lockable.acquire-timeout=500ms", "spring.data.redis.timeout=5s",
 				"spring.data.redis.connect-timeout=5s" })
 @DirtiesContext
-class RedisDownAtStartupHttpTests {
+class RedisDownAtStartupHttpTests extends GatedHttpTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisDownAtStartupHttpTests.class);
 
@@ -42,12 +39,6 @@ class RedisDownAtStartupHttpTests {
 	/** Not started: the port is chosen, nothing listens on it. */
 	@RegisterExtension
 	static final ProcessRedisServer redis = ProcessRedisServer.createDedicated();
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
 
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {

@@ -10,22 +10,17 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
+import io.github.lockable.test.redis.CommandStats;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -48,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 				"spring.data.redis.timeout=20s", "spring.data.redis.connect-timeout=20s" })
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
-class RedisOutageHttpTests {
+class RedisOutageHttpTests extends GatedHttpTests {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisOutageHttpTests.class);
 
@@ -61,20 +56,9 @@ class RedisOutageHttpTests {
 	@RegisterExtension
 	static final ProcessRedisServer redis = ProcessRedisServer.startDedicated();
 
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
-
 	@DynamicPropertySource
 	static void redisProperties(DynamicPropertyRegistry registry) {
 		redis.registerProperties(registry);
-	}
-
-	@AfterEach
-	void resetGate() {
-		this.gate.reset();
 	}
 
 	@Test
@@ -117,7 +101,7 @@ class RedisOutageHttpTests {
 		assertThat(statuses).allSatisfy((status) -> assertThat(status).isIn(200, 503));
 		String errors = redis.commands().info("errorstats");
 		assertThat(errors).as("EVALSHA answered NOSCRIPT").contains("errorstat_NOSCRIPT");
-		assertThat(calls(redis.commands().info("commandstats"), "eval")).as("then EVAL ran").isPositive();
+		assertThat(CommandStats.calls(redis, "eval")).as("then EVAL ran").isPositive();
 	}
 
 	@Test
@@ -166,8 +150,7 @@ class RedisOutageHttpTests {
 	}
 
 	private static long acquiresAndReleases() {
-		String stats = redis.commands().info("commandstats");
-		return calls(stats, "set") + calls(stats, "evalsha");
+		return CommandStats.calls(redis, "set", "evalsha");
 	}
 
 	/** Request threads with a frame of Lockable's on their stack. */
@@ -191,12 +174,6 @@ class RedisOutageHttpTests {
 
 	private CompletableFuture<HttpResponse<String>> post(UUID project) {
 		return this.http.postAsync("/projects/" + project + "/archive");
-	}
-
-	/** Calls of a command in INFO commandstats. */
-	private static long calls(String commandStats, String command) {
-		Matcher matcher = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(commandStats);
-		return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
 	}
 
 	private static Duration since(long start) {

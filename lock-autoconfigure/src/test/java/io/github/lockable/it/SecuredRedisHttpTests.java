@@ -6,14 +6,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.app.RecordingLockStore;
 import io.github.lockable.test.app.StoreWarmUp;
@@ -38,13 +34,7 @@ import static org.awaitility.Awaitility.await;
 		properties = "lockable.acquire-timeout=5s")
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
-abstract class SecuredRedisHttpTests {
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
+abstract class SecuredRedisHttpTests extends GatedHttpTests {
 
 	@Autowired
 	private RecordingLockStore store;
@@ -60,11 +50,6 @@ abstract class SecuredRedisHttpTests {
 		StoreWarmUp.awaitAnswering(this.store);
 		this.gate.reset();
 		this.store.clear();
-	}
-
-	@AfterEach
-	void openGates() {
-		this.gate.reset();
 	}
 
 	@Test

@@ -11,12 +11,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.SilentRedisServer;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -34,18 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 				// Lettuce's own bounds stay far above the acquire timeout: the test proves Lockable's.
 				"spring.data.redis.timeout=10s", "spring.data.redis.connect-timeout=10s" })
 @DirtiesContext
-class SilentRedisHttpTests {
+class SilentRedisHttpTests extends GatedHttpTests {
 
 	private static final int REQUESTS = 8;
 
 	@RegisterExtension
 	static final SilentRedisServer silent = SilentRedisServer.start();
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
-
-	@Autowired
-	private Gate gate;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {

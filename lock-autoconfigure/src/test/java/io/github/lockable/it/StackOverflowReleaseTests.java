@@ -16,7 +16,6 @@ import io.github.lockable.LockKeyResolver;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -173,11 +172,8 @@ class StackOverflowReleaseTests {
 
 		@Override
 		public CompletionStage<AcquireResult> acquire(LockRequest request) {
-			long requested = System.nanoTime();
-			AcquireResult result = Stages.join(super.acquire(request));
 			// A handle of this store's, so that releasing it comes here.
-			return CompletableFuture.completedFuture((result instanceof AcquireResult.Acquired acquired)
-					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease(), requested)) : result);
+			return CompletableFuture.completedFuture(Stages.join(acquireOwned(request)));
 		}
 
 		@Override

@@ -4,18 +4,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.redis.RedisExtension;
 import io.github.lockable.test.redis.RedisTestServer;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -31,24 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "lockable.store-failure=proceed", "lockable.acquire-timeout=300ms" })
 @ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
-class StoreFailureProceedTests {
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
+class StoreFailureProceedTests extends GatedHttpTests {
 
 	private final RedisTestServer redis = RedisTestServer.shared();
-
-	@Autowired
-	private Gate gate;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		RedisTestServer.shared().registerProperties(registry);
-	}
-
-	@AfterEach
-	void resetGate() {
-		this.gate.reset();
 	}
 
 	@Test

@@ -16,16 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.LockLease;
-import io.github.lockable.test.LocalHttp;
-import io.github.lockable.test.app.Gate;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.app.RecordingLockStore;
 import io.github.lockable.test.app.StoreWarmUp;
@@ -63,17 +59,11 @@ import static org.awaitility.Awaitility.await;
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "logging.level.io.github.lockable=TRACE", "management.endpoints.web.exposure.include=lockable" })
 @ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
-class TokenSecrecyTests {
-
-	@RegisterExtension
-	final LocalHttp http = new LocalHttp();
+class TokenSecrecyTests extends GatedHttpTests {
 
 	private final RedisTestServer redis = RedisTestServer.shared();
 
 	private final Map<String, String> captured = new LinkedHashMap<>();
-
-	@Autowired
-	private Gate gate;
 
 	@Autowired
 	private RecordingLockStore store;
@@ -92,11 +82,6 @@ class TokenSecrecyTests {
 		this.gate.reset();
 		this.store.clear();
 		this.exceptions.clear();
-	}
-
-	@AfterEach
-	void resetGate() {
-		this.gate.reset();
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -13,7 +14,9 @@ import io.github.lockable.store.ReleaseResult;
  * A store that hands every call to another, for the test stores that change or watch one
  * call of a real store and override only that. It forwards the calls that every store
  * implements; {@link LockStore#awaitRelease} and {@link LockStore#earlyLossCause} keep the
- * interface's defaults unless a subclass forwards them too.
+ * interface's defaults unless a subclass forwards them too. A subclass that watches
+ * releases or extensions acquires through {@link #acquireOwned}, so that the handles it
+ * grants come back to it.
  */
 public class ForwardingLockStore implements LockStore {
 
@@ -33,6 +36,20 @@ public class ForwardingLockStore implements LockStore {
 	 */
 	protected LockStore delegate() {
 		return this.delegate;
+	}
+
+	/**
+	 * The delegate's acquire, with a granted lock's handle made this store's: releasing or
+	 * extending it through the handle then calls this store, not the delegate. The lease's
+	 * TTL counts from before the delegate's acquire was sent, as a store's own handle does.
+	 * @param request the lock to acquire
+	 * @return the delegate's result, a granted lock with a handle of this store's
+	 */
+	protected CompletionStage<AcquireResult> acquireOwned(LockRequest request) {
+		long requested = System.nanoTime();
+		return this.delegate.acquire(request)
+			.thenApply((result) -> (result instanceof AcquireResult.Acquired acquired)
+					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease(), requested)) : result);
 	}
 
 	@Override

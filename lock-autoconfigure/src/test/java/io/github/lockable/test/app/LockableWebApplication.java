@@ -19,8 +19,6 @@ import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.LockKeyResolver;
 import io.github.lockable.Lockable;
 
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
@@ -41,12 +39,7 @@ import org.springframework.web.server.ResponseStatusException;
  * A small web application for the end-to-end tests: one endpoint per behaviour, gated so
  * the tests decide when a lock is released.
  */
-@SpringBootConfiguration
-@EnableAutoConfiguration(excludeName = {
-		// spring-security-config is on the test class path for the advice order tests only
-		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
-		"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+@ApplicationWithoutSecurity
 @Import(RecordingStoreConfiguration.class)
 public class LockableWebApplication {
 

@@ -9,8 +9,6 @@ import io.github.lockable.test.LocalHttp;
 import io.github.lockable.test.redis.RedisTestServer;
 import io.github.lockable.test.redis.RedisTopology;
 
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -21,12 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
  * what the store says about the server it finds: one locked endpoint, Actuator's health
  * with details.
  */
-@SpringBootConfiguration
-@EnableAutoConfiguration(excludeName = {
-		// spring-security-config is on the test class path for the advice order tests only
-		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
-		"org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration" })
+@ApplicationWithoutSecurity
 public class ProbedRedisApplication {
 
 	/** The application's Redis client name, to find its connections in {@code CLIENT LIST}. */

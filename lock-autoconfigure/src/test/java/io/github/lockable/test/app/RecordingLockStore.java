@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -37,18 +36,12 @@ public class RecordingLockStore extends ForwardingLockStore {
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
 		this.events.add("acquire " + request.key()
 				+ (TransactionSynchronizationManager.isActualTransactionActive() ? " in transaction" : ""));
-		long requested = System.nanoTime();
-		return super.acquire(request).thenApply((result) -> wrap(result, requested));
-	}
-
-	/** A handle of this store's, whose TTL counts from before the delegate's acquire was sent. */
-	private AcquireResult wrap(AcquireResult result, long requested) {
-		if (result instanceof AcquireResult.Acquired acquired) {
-			LockLease lease = acquired.handle().lease();
-			this.acquired.add(lease);
-			return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
-		}
-		return result;
+		return acquireOwned(request).thenApply((result) -> {
+			if (result instanceof AcquireResult.Acquired acquired) {
+				this.acquired.add(acquired.handle().lease());
+			}
+			return result;
+		});
 	}
 
 	@Override

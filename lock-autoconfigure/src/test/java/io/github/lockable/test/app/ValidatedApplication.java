@@ -13,8 +13,6 @@ import jakarta.validation.constraints.NotBlank;
 
 import io.github.lockable.Lockable;
 
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
@@ -29,11 +27,7 @@ import org.springframework.validation.annotation.Validated;
  * Validation, transactions and the store all write to the store's timeline, so a test sees
  * in which order they ran.
  */
-@SpringBootConfiguration
-@EnableAutoConfiguration(excludeName = {
-		// spring-security-config is on the test class path for the advice order tests only
-		"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
-		"org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration" })
+@ApplicationWithoutSecurity
 @Import({ RecordingStoreConfiguration.class, ValidatedApplication.Renames.class, ValidatedApplication.Notes.class })
 public class ValidatedApplication {
 
