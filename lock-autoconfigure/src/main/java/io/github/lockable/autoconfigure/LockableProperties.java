@@ -229,6 +229,9 @@ public class LockableProperties implements InitializingBean {
 		if (this.redis.getReplicasToAck() < 0) {
 			problems.add("lockable.redis.replicas-to-ack must be at least 0, was " + this.redis.getReplicasToAck());
 		}
+		if (this.redis.getLockDelay() == null || this.redis.getLockDelay().isNegative()) {
+			problems.add("lockable.redis.lock-delay must be 0 or more, was " + this.redis.getLockDelay());
+		}
 		if (this.store == null) {
 			problems.add("lockable.store must be redis, file or memory");
 		}
@@ -272,12 +275,30 @@ public class LockableProperties implements InitializingBean {
 		 */
 		private int replicasToAck = 0;
 
+		/**
+		 * How long no lock is granted once Redis may have forgotten the locks it held (a
+		 * restart, a failover to a replica: the server's run_id changed), counted from the
+		 * server's start or from the first acquire that sees the new server. Set it to the
+		 * longest TTL in use, so that a holder that still runs is not joined by a second
+		 * one; acquires meanwhile answer held (409, 423, 429 or skip). 0 turns it off.
+		 * Costs every acquire a script with INFO server instead of a plain SET.
+		 */
+		private Duration lockDelay = Duration.ZERO;
+
 		public int getReplicasToAck() {
 			return this.replicasToAck;
 		}
 
 		public void setReplicasToAck(int replicasToAck) {
 			this.replicasToAck = replicasToAck;
+		}
+
+		public Duration getLockDelay() {
+			return this.lockDelay;
+		}
+
+		public void setLockDelay(Duration lockDelay) {
+			this.lockDelay = lockDelay;
 		}
 
 	}

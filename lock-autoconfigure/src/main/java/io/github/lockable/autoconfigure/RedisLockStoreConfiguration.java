@@ -41,7 +41,8 @@ class RedisLockStoreConfiguration {
 			throw new LockableConfigurationException(List.of("lockable.redis.replicas-to-ack works on a standalone "
 					+ "Redis or with Sentinel, not on Redis Cluster; set it to 0"));
 		}
-		return new RedisLockStore(lettuce, properties.getAcquireTimeout(), replicasToAck);
+		return new RedisLockStore(lettuce, properties.getAcquireTimeout(), replicasToAck,
+				properties.getRedis().getLockDelay());
 	}
 
 }

@@ -243,18 +243,20 @@ class LockableAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("lockable.store=memory", "lockable.key-prefix=bad prefix", "lockable.max-key-length=0",
 					"lockable.default-ttl=0s", "lockable.ttl-warning-ratio=1.5", "lockable.acquire-timeout=-1s",
-					"lockable.default-conflict-policy=default", "lockable.redis.replicas-to-ack=-1")
+					"lockable.default-conflict-policy=default", "lockable.redis.replicas-to-ack=-1",
+					"lockable.redis.lock-delay=-1s")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				LockableConfigurationException failure = rootCause(context.getStartupFailure());
-				assertThat(failure.getProblems()).hasSize(7);
+				assertThat(failure.getProblems()).hasSize(8);
 				assertThat(failure.getMessage()).contains("lockable.key-prefix has a character outside")
 					.contains("lockable.max-key-length must be at least 1")
 					.contains("lockable.default-ttl must be positive")
 					.contains("lockable.ttl-warning-ratio must be more than 0 and at most 1")
 					.contains("lockable.acquire-timeout must be positive")
 					.contains("lockable.default-conflict-policy must be")
-					.contains("lockable.redis.replicas-to-ack must be at least 0, was -1");
+					.contains("lockable.redis.replicas-to-ack must be at least 0, was -1")
+					.contains("lockable.redis.lock-delay must be 0 or more, was PT-1S");
 			});
 	}
 

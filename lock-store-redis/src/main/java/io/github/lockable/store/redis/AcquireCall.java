@@ -14,7 +14,8 @@ import io.github.lockable.store.LockStoreException;
 
 /**
  * An acquire: the plain {@code SET key token NX PX ttl}, unless the request asks for its
- * fencing token up front, which {@link LockScript#ACQUIRE} issues in the same round trip.
+ * fencing token up front, which {@link LockScript#ACQUIRE} issues in the same round trip,
+ * or the store has a lock-delay ({@link LockScript#DELAYED_ACQUIRE}, which issues it too).
  * A refused SET runs that script in a second round trip, for the holder's remaining TTL,
  * and to take over a lock that already holds this very token (a SET that Lettuce sent
  * again after a reconnect, whose first answer was lost). With replicas to wait for, a
@@ -68,7 +69,16 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 
 	@Override
 	void send(NativeConnection connection) {
-		if (this.request.withFencingToken()) {
+		if (this.store.lockDelayMillis() > 0) {
+			this.step = Step.SCRIPT;
+			script(LockScript.DELAYED_ACQUIRE,
+					new byte[][] { this.key, FencingCounters.counterKey(this.key), FencingCounters.markerKey(this.key) },
+					new byte[][] { this.tokenBytes, RedisLockStore.encode(this.request.ttl().toMillis()),
+							RedisLockStore.encode(this.store.lockDelayMillis()),
+							RedisLockStore.encode(this.request.withFencingToken() ? 1 : 0) });
+			evalsha(connection);
+		}
+		else if (this.request.withFencingToken()) {
 			sendScript(connection);
 		}
 		else {
@@ -103,11 +113,13 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 
 	/**
 	 * Reads the answer of {@link LockScript#ACQUIRE}: a fencing token (at least 1), or
-	 * {@code -(PTTL + 2)} of the holder.
+	 * {@code -(PTTL + 2)} of the holder (or of the lock-delay).
 	 */
 	private AcquireResult scriptResult(long answer) {
 		if (answer > 0) {
-			return acquired(answer);
+			// The delayed acquire answers 1, no token, unless the request asked for one.
+			boolean issued = this.store.lockDelayMillis() == 0 || this.request.withFencingToken();
+			return acquired(issued ? answer : 0);
 		}
 		long pttl = -2 - answer;
 		return new AcquireResult.Held((pttl >= 0) ? Duration.ofMillis(pttl) : null, null);

@@ -1,6 +1,7 @@
 package io.github.lockable.store.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import io.lettuce.core.cluster.SlotHash;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,8 @@ final class FencingCounters {
 
 	private static final int MAX_TAG_LENGTH = 3;
 
+	private static final byte[] MARKER_SUFFIX = ":delay".getBytes(StandardCharsets.US_ASCII);
+
 	private FencingCounters() {
 	}
 
@@ -32,6 +35,20 @@ final class FencingCounters {
 	 */
 	static byte[] counterKey(byte[] lockKey) {
 		return counterKeyOfSlot(SlotHash.getSlot(lockKey));
+	}
+
+	/**
+	 * The lock-delay marker of a lock key's slot ({@link LockScript#DELAYED_ACQUIRE}): its
+	 * counter key followed by {@code :delay}, in the same slot and under the same ACL key
+	 * pattern {@code lockable:fence:*}.
+	 * @param lockKey the lock key
+	 * @return the marker key, a new array
+	 */
+	static byte[] markerKey(byte[] lockKey) {
+		byte[] counter = counterKey(lockKey);
+		byte[] marker = Arrays.copyOf(counter, counter.length + MARKER_SUFFIX.length);
+		System.arraycopy(MARKER_SUFFIX, 0, marker, counter.length, MARKER_SUFFIX.length);
+		return marker;
 	}
 
 	static byte[] counterKeyOfSlot(int slot) {

@@ -62,6 +62,57 @@ final class LockScript {
 			""");
 
 	/**
+	 * {@link #ACQUIRE} behind the lock-delay: no lock of KEYS[1]'s slot is granted until
+	 * ARGV[3] milliseconds after the server may have forgotten the locks it held. KEYS[3] is
+	 * the slot's marker ({@link FencingCounters#markerKey(byte[])}), holding the
+	 * {@code run_id} of the server that wrote it and the end of its delay in milliseconds
+	 * of the server's clock. A marker of another {@code run_id} means that another server
+	 * process wrote it: a failover to a replica, or a restart that kept the data (with a
+	 * restart that did not, the marker is gone): the delay runs from now. No marker means a
+	 * slot first used since this server started, or a server that forgot its data: the
+	 * delay runs from the server's start ({@code uptime_in_seconds}, the difference of two
+	 * whole seconds, so one second is added to be on the safe side), so it is over for a
+	 * slot first used later than that. ARGV[4]
+	 * {@code 1} issues the fencing token as {@link #ACQUIRE} does; otherwise a granted lock
+	 * answers 1 and its token is issued later, by {@link #FENCE}. A delay answers as a
+	 * holder's remaining TTL.
+	 */
+	static final LockScript DELAYED_ACQUIRE = new LockScript(NEXT_TOKEN + """
+			local info = redis.call('INFO', 'server')
+			local run_id = string.match(info, 'run_id:(%w+)')
+			local time = redis.call('TIME')
+			local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+			local marker = redis.call('GET', KEYS[3])
+			local seen, ends
+			if marker then
+			  seen, ends = string.match(marker, '^(%w+) (%d+)$')
+			end
+			if seen ~= run_id then
+			  if marker then
+			    ends = now + tonumber(ARGV[3])
+			  else
+			    ends = now - 1000 * (tonumber(string.match(info, 'uptime_in_seconds:(%d+)')) - 1) + tonumber(ARGV[3])
+			  end
+			  redis.call('SET', KEYS[3], run_id .. ' ' .. string.format('%.0f', ends))
+			end
+			ends = tonumber(ends)
+			if now < ends then
+			  return -2 - (ends - now)
+			end
+			local granted = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+			if not granted and redis.call('GET', KEYS[1]) == ARGV[1] then
+			  granted = redis.call('PEXPIRE', KEYS[1], ARGV[2])
+			end
+			if not granted then
+			  return -2 - redis.call('PTTL', KEYS[1])
+			end
+			if ARGV[4] == '1' then
+			  return next_token(KEYS[2])
+			end
+			return 1
+			""");
+
+	/**
 	 * Compare-and-delete, announced. KEYS[1] the lock key, ARGV[1] the owner token. Deletes
 	 * the key only while it still holds ARGV[1], so a caller whose TTL ran out cannot delete
 	 * the next owner's lock, and then publishes an empty message on the lock's wake-up

@@ -2,7 +2,6 @@ package io.github.lockable.store.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -19,6 +18,7 @@ import io.github.lockable.store.ReleaseResult;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.Assert;
 
 /**
  * A {@link LockStore} on Redis (standalone, Sentinel or Cluster), through the application's
@@ -42,7 +42,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * the commands queued on it still run when the server answers again.
  * <p>
  * Every script touches only keys of one slot, so it runs on a Redis Cluster: release and
- * extend only the lock key, acquire the lock key and its fencing counter. Other companion
+ * extend only the lock key, acquire the lock key, its fencing counter and (with a
+ * lock-delay) the slot's marker {@code lockable:fence:{<tag>}:delay}. Other companion
  * keys of a lock, if any are added, must be named {@code {<lock key>}:<suffix>}: a hash tag
  * equal to the whole lock key puts them in the lock key's slot.
  * <p>
@@ -50,16 +51,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * advances a counter only while the lock still holds the caller's token: when it is first
  * asked for ({@link #fencingToken(LockLease)}), or in the acquire's round trip when the
  * request asks for it up front ({@link LockRequest#withFencingToken()}). There is one
- * counter per Redis Cluster slot, named {@code lockable:fence:{<tag>}}, where {@code <tag>}
- * is a string of one to three characters chosen so that the counter is in that slot; every
- * lock key of the slot shares it. So at most 16,384 counters ever exist, however many
- * lock keys are used, and a standalone server uses the same names, which stay valid after
- * a move to a cluster. The counters are plain integer keys without expiry, never deleted
- * by the store, and outside the {@code lockable.key-prefix}. A token is the larger of the
+ * counter per Cluster slot, {@code lockable:fence:{<tag>}} (the tag puts it in that slot;
+ * standalone servers use the same names), a plain integer key without expiry outside the
+ * {@code lockable.key-prefix}, never deleted by the store. A token is the larger of the
  * counter plus one and the server's clock in microseconds, so a counter the server lost
- * (DEL, FLUSHDB, an eviction, a restart without persistence, a failover to a lagging
- * replica) starts again above every earlier token, not at 1 (see
- * {@link io.github.lockable.store.LockTokens#nextFencingToken(long, long)}).
+ * starts again above every earlier token, not at 1
+ * ({@link LockTokens#nextFencingToken(long, long)}).
  * <p>
  * A release publishes on the lock's wake-up channel {@code {<lock key>}:released}, sharded
  * pub/sub on Redis 7 and later, so that {@link #awaitRelease(String, Duration)} wakes
@@ -79,6 +76,8 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	private final RedisConnections acquiring;
 
 	private final int replicasToAck;
+
+	private final long lockDelayMillis;
 
 	private final RedisLockNotifications notifications;
 
@@ -118,16 +117,31 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 * 0 not to wait
 	 */
 	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout, int replicasToAck) {
-		Objects.requireNonNull(timeout, "timeout must not be null");
-		if (timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-		}
-		if (replicasToAck < 0) {
-			throw new IllegalArgumentException("replicasToAck must be at least 0, was " + replicasToAck);
-		}
-		if (replicasToAck > 0 && connectionFactory.isClusterAware()) {
-			throw new IllegalArgumentException("Waiting for replicas is not supported on Redis Cluster");
-		}
+		this(connectionFactory, timeout, replicasToAck, Duration.ZERO);
+	}
+
+	/**
+	 * Creates a store as {@link #RedisLockStore(LettuceConnectionFactory, Duration, int)}
+	 * does, with a lock-delay: once the server may have forgotten its locks (it restarted,
+	 * or a replica took over: another {@code run_id}), no lock of a Cluster slot is granted
+	 * until {@code lockDelay} has passed since the server started or since the first acquire
+	 * in that slot saw the new {@code run_id}, so that a holder that still runs on a lock
+	 * the server forgot is not joined by a second one; acquires meanwhile answer held, for
+	 * the rest of the delay. Every acquire then runs a script (with {@code INFO server})
+	 * instead of the plain SET.
+	 * @param connectionFactory the application's Lettuce connection factory
+	 * @param timeout as above
+	 * @param replicasToAck as above
+	 * @param lockDelay the longest TTL in use, or zero for no lock-delay
+	 */
+	public RedisLockStore(LettuceConnectionFactory connectionFactory, Duration timeout, int replicasToAck,
+			Duration lockDelay) {
+		Assert.isTrue(timeout.toNanos() > 0, () -> "timeout must be positive, was " + timeout);
+		Assert.isTrue(replicasToAck >= 0, () -> "replicasToAck must be at least 0, was " + replicasToAck);
+		Assert.isTrue(replicasToAck == 0 || !connectionFactory.isClusterAware(),
+				"Waiting for replicas is not supported on Redis Cluster");
+		Assert.isTrue(!lockDelay.isNegative(), () -> "lockDelay must not be negative, was " + lockDelay);
+		this.lockDelayMillis = lockDelay.toMillis();
 		this.replicasToAck = replicasToAck;
 		RedisTimeouts timeouts = RedisTimeouts.of(connectionFactory);
 		// The store's own client, from the application's factory's configuration.
@@ -151,8 +165,9 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	}
 
 	/**
-	 * Acquires by the plain {@code SET key token NX PX ttl}, or the acquire script when the
-	 * request asks for its fencing token up front (see {@link AcquireCall}).
+	 * Acquires by the plain {@code SET key token NX PX ttl}, or a script when the request
+	 * asks for its fencing token up front or the store has a lock-delay (see
+	 * {@link AcquireCall}).
 	 */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
@@ -164,6 +179,13 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 */
 	int replicasToAck() {
 		return this.replicasToAck;
+	}
+
+	/**
+	 * The lock-delay in milliseconds, 0 for none.
+	 */
+	long lockDelayMillis() {
+		return this.lockDelayMillis;
 	}
 
 	/**
