@@ -118,7 +118,8 @@ final class LockDirectory {
 		if (real == null) {
 			// named by its type, which creating the directory would not give
 			for (Path path = this.directory; path != null && !Files.isDirectory(path); path = path.getParent()) {
-				if (Files.exists(path)) {
+				// looked at again: another store may have created it as a directory meanwhile
+				if (Files.exists(path) && !Files.isDirectory(path)) {
 					throw new NotDirectoryException(path.toString());
 				}
 			}
