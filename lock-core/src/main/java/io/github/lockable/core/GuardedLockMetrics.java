@@ -3,6 +3,7 @@ package io.github.lockable.core;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,56 +56,39 @@ final class GuardedLockMetrics {
 	}
 
 	void acquireAttempted(AcquireResult result) {
-		try {
-			this.delegate.acquireAttempted(result);
-		}
-		catch (RuntimeException ex) {
-			failed("acquireAttempted", ex);
-		}
+		call("acquireAttempted", (metrics, attempt, unused) -> metrics.acquireAttempted(attempt), result, null);
 	}
 
 	void waited(AcquireResult result, Duration waited) {
-		try {
-			this.delegate.waited(result, waited);
-		}
-		catch (RuntimeException ex) {
-			failed("waited", ex);
-		}
+		call("waited", LockMetrics::waited, result, waited);
 	}
 
 	void released(ReleaseResult result, Duration held) {
-		try {
-			this.delegate.released(result, held);
-		}
-		catch (RuntimeException ex) {
-			failed("released", ex);
-		}
+		call("released", LockMetrics::released, result, held);
 	}
 
 	void releaseFailed(Duration held) {
-		try {
-			this.delegate.releaseFailed(held);
-		}
-		catch (RuntimeException ex) {
-			failed("releaseFailed", ex);
-		}
+		call("releaseFailed", (metrics, time, unused) -> metrics.releaseFailed(time), held, null);
 	}
 
 	void ttlNearlyExhausted() {
-		try {
-			this.delegate.ttlNearlyExhausted();
-		}
-		catch (RuntimeException ex) {
-			failed("ttlNearlyExhausted", ex);
-		}
+		call("ttlNearlyExhausted", (metrics, unused, none) -> metrics.ttlNearlyExhausted(), null, null);
 	}
 
 	void renewed(LockRenewals.RenewalResult result) {
+		call("renewed", (metrics, renewal, unused) -> metrics.renewed(renewal), result, null);
+	}
+
+	/**
+	 * Calls one hook, reporting what it throws. The hooks are method references and
+	 * lambdas that capture nothing: no allocation per call.
+	 */
+	private <A, B> void call(String name, Hook<A, B> hook, @Nullable A first, @Nullable B second) {
 		try {
-			this.delegate.renewed(result);
+			hook.call(this.delegate, first, second);
 		}
 		catch (RuntimeException ex) {
-			failed("renewed", ex);
+			failed(name, ex);
 		}
 	}
 
@@ -116,6 +100,14 @@ final class GuardedLockMetrics {
 		else {
 			logger.debug("LockMetrics {}.{} threw", this.delegate.getClass().getName(), hook, ex);
 		}
+	}
+
+	/** One hook of the delegate, with up to two arguments. */
+	@FunctionalInterface
+	private interface Hook<A, B> {
+
+		void call(LockMetrics metrics, @Nullable A first, @Nullable B second);
+
 	}
 
 }

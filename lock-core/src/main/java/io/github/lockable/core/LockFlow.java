@@ -162,7 +162,9 @@ public final class LockFlow {
 		if (operation.renew()) {
 			lock.renewWith(this.renewals.obtain().start(handle, terms, () -> {
 				lock.markLost();
-				terms.events().lost(operation, key, this.store.obtain(), handle, lockManager().renewalLossCause(handle));
+				// The terms are looked up again rather than captured: one field less per renewed call.
+				operation.terms(lockManager()).events().lost(operation, key, this.store.obtain(), handle,
+						lockManager().renewalLossCause(handle));
 			}));
 		}
 		return lock;
