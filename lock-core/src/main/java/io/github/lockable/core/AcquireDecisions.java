@@ -56,11 +56,11 @@ final class AcquireDecisions {
 			return new Decision.RunLocked(acquired.handle(), acquisition);
 		}
 		if (result instanceof AcquireResult.Held held) {
-			if (operation.conflictPolicy() == ConflictPolicy.SKIP) {
-				events.skipped(operation, key, store, held, waited, acquisition);
+			boolean skipped = operation.conflictPolicy() == ConflictPolicy.SKIP;
+			events.held(operation, key, store, held, skipped, waited, acquisition);
+			if (skipped) {
 				return Decision.SKIP;
 			}
-			events.conflicted(operation, key, store, held, waited, acquisition);
 			return new Decision.Refuse(new LockConflictException(operation.conflictPolicy(),
 					(held.remainingTtl() != null) ? held.remainingTtl() : operation.ttl()));
 		}

@@ -67,22 +67,21 @@ final class LockEvents {
 		storeAnswered(operation, store);
 	}
 
-	/** The lock was held and the policy is SKIP: the call does not run. */
-	void skipped(LockOperation operation, String key, String store, AcquireResult.Held held,
+	/**
+	 * The lock was held (still, after the wait time).
+	 * @param skipped whether the call is skipped (policy SKIP) rather than refused as a conflict
+	 */
+	void held(LockOperation operation, String key, String store, AcquireResult.Held held, boolean skipped,
 			@Nullable Duration waited, Observation acquisition) {
 		acquireEnded(held, waited);
 		storeAnswered(operation, store);
-		LockObservations.acquired(acquisition, Outcome.SKIPPED, null);
-		LockLog.skipped(operation, key, store, held);
-	}
-
-	/** The lock was held: the caller gets a conflict. */
-	void conflicted(LockOperation operation, String key, String store, AcquireResult.Held held,
-			@Nullable Duration waited, Observation acquisition) {
-		acquireEnded(held, waited);
-		storeAnswered(operation, store);
-		LockObservations.acquired(acquisition, Outcome.HELD, null);
-		LockLog.conflicted(operation, key, store, held);
+		LockObservations.acquired(acquisition, skipped ? Outcome.SKIPPED : Outcome.HELD, null);
+		if (skipped) {
+			LockLog.skipped(operation, key, store, held);
+		}
+		else {
+			LockLog.conflicted(operation, key, store, held);
+		}
 	}
 
 	/**
