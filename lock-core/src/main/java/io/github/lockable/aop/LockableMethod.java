@@ -51,7 +51,7 @@ final class LockableMethod implements LockOperation {
 
 	private final OutageLogThrottle storeOutage = new OutageLogThrottle(OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL);
 
-	/** How this method takes its lock, with its metrics; worked out on its first call. */
+	/** How this method takes its lock, with its events; worked out on its first call. */
 	private volatile @Nullable LockTerms terms;
 
 	LockableMethod(Method method, Class<?> targetClass, String description, @Nullable String staticKey,
@@ -118,7 +118,7 @@ final class LockableMethod implements LockOperation {
 	}
 
 	/**
-	 * The terms of this method's lock, with the metrics of its lock name asked of the lock
+	 * The terms of this method's lock, with the events of its lock name asked of the lock
 	 * manager on the first call and kept: no meter is looked up per call. Two first calls
 	 * at once may both ask, which registers nothing twice.
 	 */
@@ -126,7 +126,7 @@ final class LockableMethod implements LockOperation {
 	public LockTerms terms(LockManager manager) {
 		LockTerms lockTerms = this.terms;
 		if (lockTerms == null) {
-			lockTerms = new LockTerms(ttl(), waitTime(), manager.metrics(lockName()));
+			lockTerms = manager.terms(lockName(), ttl(), waitTime());
 			this.terms = lockTerms;
 		}
 		return lockTerms;

@@ -4,29 +4,28 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockStoreUnavailableException;
 import io.github.lockable.StoreFailurePolicy;
-import io.github.lockable.observation.LockObservationContext.Outcome;
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockStoreException;
 
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * What the store's answer to an acquire means for the call (run locked, run unlocked, skip,
- * refuse), with its log line, the store-outage throttle and the end of the acquisition
- * observation: the one place {@link LockFlow} decides, for every return kind and the
- * template alike.
+ * refuse): the one place {@link LockFlow} decides, for every return kind and the template
+ * alike. The lock's {@link LockEvents} report the outcome to the meters, the log and the
+ * acquisition observation.
  */
 final class AcquireDecisions {
 
 	private final SingletonSupplier<String> store;
 
 	/**
-	 * @param store the lock store's name, obtained on the first decision that names it
+	 * @param store the lock store's name, obtained on the first decision
 	 */
 	AcquireDecisions(Supplier<String> store) {
 		this.store = SingletonSupplier.of(store);
@@ -42,39 +41,32 @@ final class AcquireDecisions {
 	}
 
 	/**
-	 * What the call does after an acquire attempt; records it on the lock's metrics, logs
-	 * held locks and store failures, and stops the acquisition observation with the
-	 * outcome. Nothing here can throw once a lock was acquired: the caller must reach its
-	 * release.
-	 * @param terms the terms of the acquire, whose metrics record it
+	 * What the call does after an acquire attempt, reported to the terms' events. Nothing
+	 * here can throw once a lock was acquired: the caller must reach its release.
+	 * @param terms the terms of the acquire, whose events report it
 	 * @param start when it started, from {@link #start(LockTerms)}
 	 */
 	Decision decide(LockOperation operation, String key, AcquireResult result, LockTerms terms, long start,
 			Observation acquisition, StoreFailurePolicy storeFailure) {
-		metered(result, terms, start);
+		LockEvents events = terms.events();
+		@Nullable Duration waited = terms.triesOnce() ? null : Duration.ofNanos(System.nanoTime() - start);
+		String store = this.store.obtain();
 		if (result instanceof AcquireResult.Acquired acquired) {
-			LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
-			storeAnswered(operation);
+			events.acquired(operation, store, acquired, waited, acquisition);
 			return new Decision.RunLocked(acquired.handle(), acquisition);
 		}
-		String store = this.store.obtain();
 		if (result instanceof AcquireResult.Held held) {
-			storeAnswered(operation);
-			if (operation.conflictPolicy() == ConflictPolicy.SKIP) {
-				LockObservations.acquired(acquisition, Outcome.SKIPPED, null);
-				LockLog.skipped(operation, key, store, held);
+			boolean skipped = operation.conflictPolicy() == ConflictPolicy.SKIP;
+			events.held(operation, key, store, held, skipped, waited, acquisition);
+			if (skipped) {
 				return Decision.SKIP;
 			}
-			LockObservations.acquired(acquisition, Outcome.HELD, null);
-			LockLog.conflicted(operation, key, store, held);
 			return new Decision.Refuse(new LockConflictException(operation.conflictPolicy(),
 					(held.remainingTtl() != null) ? held.remainingTtl() : operation.ttl()));
 		}
-		LockStoreException cause = ((AcquireResult.Failed) result).cause();
-		LockObservations.acquired(acquisition, Outcome.FAILED, cause);
+		AcquireResult.Failed failed = (AcquireResult.Failed) result;
 		boolean proceeding = storeFailure == StoreFailurePolicy.PROCEED;
-		LockLog.storeFailed(operation, key, store, cause, proceeding,
-				operation.storeOutage().failed(cause.getCode(), System.nanoTime()));
+		events.storeFailed(operation, key, store, failed, proceeding, waited, acquisition);
 		if (proceeding) {
 			return Decision.RUN_UNLOCKED;
 		}
@@ -84,28 +76,7 @@ final class AcquireDecisions {
 			return Decision.SKIP;
 		}
 		return new Decision.Refuse(new LockStoreUnavailableException(
-				"Lock store unavailable; " + operation.description() + " did not run", cause));
-	}
-
-	/** The metrics are guarded: a hook that throws does not stand between a lock and its release. */
-	private static void metered(AcquireResult result, LockTerms terms, long start) {
-		LockMetrics metrics = terms.metrics();
-		metrics.acquireAttempted(result);
-		if (!terms.triesOnce()) {
-			metrics.waited(result, Duration.ofNanos(System.nanoTime() - start));
-		}
-	}
-
-	private void storeAnswered(LockOperation operation) {
-		long failures = operation.storeOutage().recovered();
-		if (failures > 0) {
-			try {
-				LockLog.storeRecovered(operation, this.store.obtain(), failures);
-			}
-			catch (RuntimeException ex) {
-				// A log appender's trouble must not stand between a granted lock and its release.
-			}
-		}
+				"Lock store unavailable; " + operation.description() + " did not run", failed.cause()));
 	}
 
 }

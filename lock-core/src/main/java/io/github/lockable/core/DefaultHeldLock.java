@@ -20,7 +20,7 @@ import io.github.lockable.store.LockStoreException;
  * the one held-lock object of a locked call, whether a {@code @Lockable} method or a
  * {@link io.github.lockable.LockTemplate} caller holds it. It carries the renewal and the
  * observation of the work under the lock, and releases through the {@link LockFlow} that
- * granted it, with the flow's log line and metrics.
+ * granted it; the events of its lock name hear the end of its work and its release.
  */
 public final class DefaultHeldLock implements HeldLock {
 
@@ -32,6 +32,8 @@ public final class DefaultHeldLock implements HeldLock {
 	private final @Nullable List<String> keys;
 
 	private final List<LockHandle> handles;
+
+	private final LockEvents events;
 
 	private final Observation execution;
 
@@ -53,14 +55,16 @@ public final class DefaultHeldLock implements HeldLock {
 	 * @param operation what runs under the lock
 	 * @param keys the resource parts, as the caller gave them
 	 * @param handles the handle of each key, in the order of {@code keys}
+	 * @param events the events of the lock's name
 	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
 	DefaultHeldLock(LockFlow flow, LockOperation operation, List<String> keys, List<LockHandle> handles,
-			Observation execution) {
+			LockEvents events, Observation execution) {
 		this.flow = flow;
 		this.operation = operation;
 		this.keys = List.copyOf(keys);
 		this.handles = List.copyOf(handles);
+		this.events = events;
 		this.execution = execution;
 		if (this.keys.size() != this.handles.size() || this.keys.isEmpty()) {
 			throw new IllegalArgumentException("One handle per key is required");
@@ -73,13 +77,16 @@ public final class DefaultHeldLock implements HeldLock {
 	 * @param flow releases the handle
 	 * @param operation what runs under the lock, which knows the resource part of its keys
 	 * @param handle the handle
+	 * @param events the events of the lock's name
 	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
-	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, Observation execution) {
+	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, LockEvents events,
+			Observation execution) {
 		this.flow = flow;
 		this.operation = operation;
 		this.keys = null;
 		this.handles = List.of(handle);
+		this.events = events;
 		this.execution = execution;
 	}
 
@@ -209,7 +216,7 @@ public final class DefaultHeldLock implements HeldLock {
 	public void workEnded(@Nullable Throwable error) {
 		if (!this.workEnded) {
 			this.workEnded = true;
-			LockObservations.executed(this.execution, error);
+			this.events.workEnded(this.execution, error);
 		}
 	}
 

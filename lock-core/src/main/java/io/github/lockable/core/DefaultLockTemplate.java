@@ -54,8 +54,8 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	private final OutageLogThrottle storeOutage = new OutageLogThrottle(OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL);
 
-	/** The metrics of {@value LockMetrics#TEMPLATE_LOCK}, asked for on the first call. */
-	private volatile @Nullable LockMetrics metrics;
+	/** The events of {@value LockMetrics#TEMPLATE_LOCK}, asked for on the first call. */
+	private volatile @Nullable LockEvents events;
 
 	/**
 	 * Creates the template on its own flow, without observations.
@@ -97,13 +97,15 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	@Override
 	public Optional<HeldLock> tryLock(String key, Duration ttl, Duration waitTime) {
-		return tryLock(key, new TemplateOperation(this, TRY_LOCK, ttl, waitTime, ConflictPolicy.CONFLICT, false));
+		return tryLock(key, new TemplateOperation(this, TRY_LOCK, terms(ttl, waitTime), ConflictPolicy.CONFLICT,
+				false));
 	}
 
 	@Override
 	public Optional<HeldLock> tryLockRenewing(String key, Duration ttl, Duration waitTime) {
 		return tryLock(key,
-				new TemplateOperation(this, TRY_LOCK_RENEWING, ttl, waitTime, ConflictPolicy.CONFLICT, true));
+				new TemplateOperation(this, TRY_LOCK_RENEWING, terms(ttl, waitTime), ConflictPolicy.CONFLICT,
+						true));
 	}
 
 	private Optional<HeldLock> tryLock(String key, TemplateOperation operation) {
@@ -122,8 +124,8 @@ public final class DefaultLockTemplate implements LockTemplate {
 		if (keys.isEmpty()) {
 			throw new IllegalArgumentException("keys must not be empty");
 		}
-		TemplateOperation all = new TemplateOperation(this, TRY_LOCK_ALL, ttl, waitTime, ConflictPolicy.CONFLICT,
-				false);
+		TemplateOperation all = new TemplateOperation(this, TRY_LOCK_ALL, terms(ttl, waitTime),
+				ConflictPolicy.CONFLICT, false);
 		// Every key is checked before the store is asked; the full names give the one order.
 		List<String> given = List.copyOf(new LinkedHashSet<>(keys));
 		Map<String, String> byFullKey = new TreeMap<>();
@@ -135,12 +137,12 @@ public final class DefaultLockTemplate implements LockTemplate {
 		List<LockHandle> taken = new ArrayList<>(given.size());
 		for (Map.Entry<String, String> entry : byFullKey.entrySet()) {
 			Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-			Decision decision = this.flow.acquire(new TemplateOperation(this, TRY_LOCK_ALL, ttl, remaining,
+			Decision decision = this.flow.acquire(new TemplateOperation(this, TRY_LOCK_ALL, terms(ttl, remaining),
 					ConflictPolicy.CONFLICT, false), entry.getKey(), StoreFailurePolicy.FAIL);
 			if (!(decision instanceof Decision.RunLocked granted)) {
 				if (!taken.isEmpty()) {
 					// Released in reverse order of taking.
-					new DefaultHeldLock(this.flow, all, parts, taken, Observation.NOOP).finish(null, false);
+					new DefaultHeldLock(this.flow, all, parts, taken, events(), Observation.NOOP).finish(null, false);
 				}
 				throwIfUnavailable(decision);
 				return Optional.empty();
@@ -149,14 +151,14 @@ public final class DefaultLockTemplate implements LockTemplate {
 			taken.add(granted.handle());
 		}
 		List<LockHandle> handles = given.stream().map((key) -> taken.get(parts.indexOf(key))).toList();
-		return Optional.of(new DefaultHeldLock(this.flow, all, given, handles, Observation.NOOP));
+		return Optional.of(new DefaultHeldLock(this.flow, all, given, handles, events(), Observation.NOOP));
 	}
 
 	@Override
 	public <T extends @Nullable Object> @Nullable T execute(String key, Duration ttl, Duration waitTime,
 			ConflictPolicy policy, Supplier<T> action) {
 		ConflictPolicy effective = (policy == ConflictPolicy.DEFAULT) ? this.defaultPolicy : policy;
-		TemplateOperation operation = new TemplateOperation(this, EXECUTE, ttl, waitTime, effective, false);
+		TemplateOperation operation = new TemplateOperation(this, EXECUTE, terms(ttl, waitTime), effective, false);
 		String fullKey = fullKey(key, operation);
 		Decision decision = this.flow.acquire(operation, fullKey);
 		if (decision instanceof Decision.RunLocked granted) {
@@ -209,13 +211,18 @@ public final class DefaultLockTemplate implements LockTemplate {
 		return this.storeOutage;
 	}
 
-	LockMetrics metrics(LockManager manager) {
-		LockMetrics lockMetrics = this.metrics;
-		if (lockMetrics == null) {
-			lockMetrics = manager.metrics(LockMetrics.TEMPLATE_LOCK);
-			this.metrics = lockMetrics;
+	/** The terms of one call, on the events every call of the template shares. */
+	private LockTerms terms(Duration ttl, Duration waitTime) {
+		return new LockTerms(ttl, waitTime, events());
+	}
+
+	private LockEvents events() {
+		LockEvents lockEvents = this.events;
+		if (lockEvents == null) {
+			lockEvents = this.flow.lockManager().events(LockMetrics.TEMPLATE_LOCK);
+			this.events = lockEvents;
 		}
-		return lockMetrics;
+		return lockEvents;
 	}
 
 	private static Method templateMethod(String name, Class<?>... parameterTypes) {

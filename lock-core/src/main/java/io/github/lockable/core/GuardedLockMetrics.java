@@ -3,21 +3,24 @@ package io.github.lockable.core;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.ReleaseResult;
 
 /**
- * Keeps a misbehaving {@link LockMetrics} from standing between a granted lock and its
- * release: a hook that throws is reported once, at WARN, and otherwise ignored.
+ * The meters adapter of {@link LockEvents}: the user's {@link LockMetrics} of one lock name,
+ * kept from standing between a granted lock and its release. A hook that throws is reported
+ * once, at WARN, and otherwise ignored.
  */
-final class GuardedLockMetrics implements LockMetrics {
+final class GuardedLockMetrics {
 
 	private static final Logger logger = LoggerFactory.getLogger(GuardedLockMetrics.class);
+
+	/** Calls nothing. */
+	static final GuardedLockMetrics NONE = new GuardedLockMetrics(LockMetrics.NONE, new AtomicBoolean());
 
 	private final LockMetrics delegate;
 
@@ -29,13 +32,15 @@ final class GuardedLockMetrics implements LockMetrics {
 		this.reported = reported;
 	}
 
-	static LockMetrics guard(LockMetrics metrics) {
-		return (metrics == LockMetrics.NONE || metrics instanceof GuardedLockMetrics) ? metrics
-				: new GuardedLockMetrics(metrics, new AtomicBoolean());
+	static GuardedLockMetrics guard(LockMetrics metrics) {
+		return (metrics == LockMetrics.NONE) ? NONE : new GuardedLockMetrics(metrics, new AtomicBoolean());
 	}
 
-	@Override
-	public LockMetrics forLock(String lock) {
+	/**
+	 * The metrics of one lock name, guarded; this instance when the user's metrics do not
+	 * tell lock names apart or their {@code forLock} throws.
+	 */
+	GuardedLockMetrics forLock(String lock) {
 		LockMetrics bound;
 		try {
 			bound = this.delegate.forLock(lock);
@@ -44,39 +49,33 @@ final class GuardedLockMetrics implements LockMetrics {
 			failed("forLock", ex);
 			return this;
 		}
-		if (bound == this.delegate || bound instanceof GuardedLockMetrics) {
-			return (bound == this.delegate) ? this : bound;
+		if (bound == this.delegate) {
+			return this;
 		}
-		return (bound == LockMetrics.NONE) ? bound : new GuardedLockMetrics(bound, this.reported);
+		return (bound == LockMetrics.NONE) ? NONE : new GuardedLockMetrics(bound, this.reported);
 	}
 
-	@Override
-	public void acquireAttempted(AcquireResult result) {
+	void acquireAttempted(AcquireResult result) {
 		call("acquireAttempted", (metrics, attempt, unused) -> metrics.acquireAttempted(attempt), result, null);
 	}
 
-	@Override
-	public void waited(AcquireResult result, Duration waited) {
+	void waited(AcquireResult result, Duration waited) {
 		call("waited", LockMetrics::waited, result, waited);
 	}
 
-	@Override
-	public void released(ReleaseResult result, Duration held) {
+	void released(ReleaseResult result, Duration held) {
 		call("released", LockMetrics::released, result, held);
 	}
 
-	@Override
-	public void releaseFailed(Duration held) {
+	void releaseFailed(Duration held) {
 		call("releaseFailed", (metrics, time, unused) -> metrics.releaseFailed(time), held, null);
 	}
 
-	@Override
-	public void ttlNearlyExhausted() {
+	void ttlNearlyExhausted() {
 		call("ttlNearlyExhausted", (metrics, unused, none) -> metrics.ttlNearlyExhausted(), null, null);
 	}
 
-	@Override
-	public void renewed(LockRenewals.RenewalResult result) {
+	void renewed(LockRenewals.RenewalResult result) {
 		call("renewed", (metrics, renewal, unused) -> metrics.renewed(renewal), result, null);
 	}
 

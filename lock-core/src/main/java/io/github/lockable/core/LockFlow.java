@@ -15,7 +15,6 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.StoreFailurePolicy;
-import io.github.lockable.observation.LockObservationContext.Outcome;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
@@ -41,6 +40,8 @@ public final class LockFlow {
 
 	private final SingletonSupplier<LockRenewals> renewals;
 
+	private final SingletonSupplier<String> store;
+
 	private final LockObservations observations;
 
 	private final AcquireDecisions decisions;
@@ -60,8 +61,9 @@ public final class LockFlow {
 		this.storeFailure = SingletonSupplier.of(storeFailure);
 		this.continuations = SingletonSupplier.of(continuations);
 		this.renewals = SingletonSupplier.of(renewals);
-		this.observations = new LockObservations(observations, () -> lockManager().store().name());
-		this.decisions = new AcquireDecisions(() -> lockManager().store().name());
+		this.store = SingletonSupplier.of(() -> lockManager().store().name());
+		this.observations = new LockObservations(observations, this.store);
+		this.decisions = new AcquireDecisions(this.store);
 	}
 
 	/**
@@ -91,33 +93,27 @@ public final class LockFlow {
 	 */
 	Decision acquire(LockOperation operation, String key, StoreFailurePolicy storeFailure) {
 		Observation acquisition = this.observations.acquisition(operation, null);
-		LockTerms terms = terms(operation, acquisition);
-		long start = AcquireDecisions.start(terms);
+		LockTerms terms;
+		long start;
 		AcquireResult result;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
-			result = lockManager().acquire(key, terms);
-		}
-		catch (LockStoreException ex) {
-			// A store that throws rather than answering Failed: the same decision as the asynchronous path.
-			result = new AcquireResult.Failed(ex);
+			terms = operation.terms(lockManager());
+			start = AcquireDecisions.start(terms);
+			result = acquireAnswer(key, terms);
 		}
 		catch (RuntimeException ex) {
-			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
-			throw ex;
+			throw LockEvents.acquireThrew(acquisition, ex);
 		}
 		return this.decisions.decide(operation, key, result, terms, start, acquisition, storeFailure);
 	}
 
-	/**
-	 * The operation's terms; a failure to make them ends the acquisition observation.
-	 */
-	private LockTerms terms(LockOperation operation, Observation acquisition) {
+	/** A store that throws rather than answering Failed: the same decision as the asynchronous path. */
+	private AcquireResult acquireAnswer(String key, LockTerms terms) {
 		try {
-			return operation.terms(lockManager());
+			return lockManager().acquire(key, terms);
 		}
-		catch (RuntimeException ex) {
-			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
-			throw ex;
+		catch (LockStoreException ex) {
+			return new AcquireResult.Failed(ex);
 		}
 	}
 
@@ -134,15 +130,16 @@ public final class LockFlow {
 	public void acquireAsync(LockOperation operation, String key, @Nullable Observation parent,
 			Consumer<Decision> continuation) {
 		Observation acquisition = this.observations.acquisition(operation, parent);
-		LockTerms terms = terms(operation, acquisition);
-		long start = AcquireDecisions.start(terms);
+		LockTerms terms;
+		long start;
 		CompletionStage<AcquireResult> acquire;
 		try (Observation.Scope scope = LockObservations.openScope(acquisition)) {
+			terms = operation.terms(lockManager());
+			start = AcquireDecisions.start(terms);
 			acquire = lockManager().acquireAsync(key, terms);
 		}
 		catch (RuntimeException ex) {
-			LockObservations.acquired(acquisition, Outcome.FAILED, ex);
-			throw ex;
+			throw LockEvents.acquireThrew(acquisition, ex);
 		}
 		whenDone(acquire, (result, error) -> continuation.accept(this.decisions.decide(operation, key,
 				acquireResult(result, error), terms, start, acquisition, this.storeFailure.obtain())));
@@ -159,15 +156,16 @@ public final class LockFlow {
 	 */
 	public DefaultHeldLock hold(LockOperation operation, String key, Decision.RunLocked granted) {
 		LockHandle handle = granted.handle();
-		DefaultHeldLock lock = new DefaultHeldLock(this, operation, handle,
+		LockTerms terms = operation.terms(lockManager());
+		DefaultHeldLock lock = new DefaultHeldLock(this, operation, handle, terms.events(),
 				this.observations.execution(operation, granted.acquisition()));
 		if (operation.renew()) {
-			lock.renewWith(this.renewals.obtain().start(handle, operation.terms(lockManager()),
-					() -> {
-						lock.markLost();
-						LockLog.lost(operation, key, lockManager().store().name(), handle.elapsed(),
-								lockManager().renewalLossCause(handle));
-					}));
+			lock.renewWith(this.renewals.obtain().start(handle, terms, () -> {
+				lock.markLost();
+				// The terms are looked up again rather than captured: one field less per renewed call.
+				operation.terms(lockManager()).events().lost(operation, key, this.store.obtain(), handle,
+						lockManager().renewalLossCause(handle));
+			}));
 		}
 		return lock;
 	}
@@ -184,7 +182,7 @@ public final class LockFlow {
 			boolean cancelled) {
 		LockManager manager = lockManager();
 		manager.release(handle, operation.terms(manager));
-		logFinished(operation, key, manager, handle, error, cancelled);
+		finished(operation, key, handle, error, cancelled);
 	}
 
 	/**
@@ -200,21 +198,14 @@ public final class LockFlow {
 			@Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
 		return manager.releaseAsync(handle, operation.terms(manager))
-			.thenRun(() -> logFinished(operation, key, manager, handle, error, cancelled))
+			.thenRun(() -> finished(operation, key, handle, error, cancelled))
 			.exceptionally((neverFromRelease) -> null)
 			.toCompletableFuture();
 	}
 
-	private static void logFinished(LockOperation operation, String key, LockManager manager, LockHandle handle,
-			@Nullable Throwable error, boolean cancelled) {
-		if (LockLog.isFinishLogged(operation)) {
-			try {
-				LockLog.finished(operation, key, manager.store().name(), handle.elapsed(), error, cancelled);
-			}
-			catch (RuntimeException ex) {
-				// The lock is released; a log appender's trouble must not mask the call's result.
-			}
-		}
+	private void finished(LockOperation operation, String key, LockHandle handle, @Nullable Throwable error,
+			boolean cancelled) {
+		operation.terms(lockManager()).events().finished(operation, key, this.store.obtain(), handle, error, cancelled);
 	}
 
 	/**
@@ -223,7 +214,7 @@ public final class LockFlow {
 	 * @param ex the refusal
 	 */
 	public static void invalidKey(LockOperation operation, InvalidLockKeyException ex) {
-		LockLog.invalidKey(operation, ex);
+		LockEvents.invalidKey(operation, ex);
 	}
 
 	/**
@@ -235,7 +226,8 @@ public final class LockFlow {
 	 */
 	public void releaseHandedOff(LockOperation operation, String key, Throwable releaseError,
 			@Nullable Throwable error) {
-		LockLog.releaseHandedOff(operation, key, lockManager().store().name(), releaseError, error);
+		operation.terms(lockManager()).events().releaseHandedOff(operation, key, this.store.obtain(), releaseError,
+				error);
 	}
 
 	/**

@@ -11,6 +11,7 @@ import org.slf4j.spi.LoggingEventBuilder;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.InvalidLockKeyException;
 import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockStoreException;
 
 /**
@@ -27,12 +28,21 @@ import io.github.lockable.store.LockStoreException;
  * attempt of a {@link ConflictPolicy#SKIP} method, the policy of scheduled and batch jobs,
  * is logged at INFO; other attempts (request handlers) at DEBUG, so the hot path pays
  * nothing unless asked.
+ * <p>
+ * The warnings of a release (a lock found lost, a holder close to its TTL, a store that did
+ * not answer) go to the {@link LockManager} logger, and a failed renewal to the
+ * {@link LockRenewals} one, at DEBUG. This is the log adapter of {@link LockEvents}, which
+ * alone calls it.
  */
 final class LockLog {
 
 	static final String CATEGORY = "io.github.lockable.attempt";
 
 	private static final Logger logger = LoggerFactory.getLogger(CATEGORY);
+
+	private static final Logger releases = LoggerFactory.getLogger(LockManager.class);
+
+	private static final Logger renewals = LoggerFactory.getLogger(LockRenewals.class);
 
 	private static final long PID = ProcessHandle.current().pid();
 
@@ -83,6 +93,32 @@ final class LockLog {
 					+ "thread {} instead", method.description(), key, store, releaseError.getClass().getSimpleName(),
 					(error != null) ? ", the method threw " + error.getClass().getSimpleName() : "",
 					Thread.currentThread().getName());
+	}
+
+	/**
+	 * A release found the lock gone: another caller may have run at the same time.
+	 * @param cause why it was gone, from {@link LockLoss#atRelease}
+	 */
+	static void releaseFoundLost(LockLease lease, String cause) {
+		releases.warn("Lock {} {}; another caller may have run at the same time", lease.key(), cause);
+	}
+
+	/** A holder ran longer than the warning share of its TTL. */
+	static void ttlNearlyExhausted(LockLease lease, Duration held, double ttlWarningRatio) {
+		releases.warn("Lock {} was held {}ms, more than {}% of its TTL {}ms: raise the TTL or shorten the work",
+				lease.key(), held.toMillis(), Math.round(ttlWarningRatio * 100), lease.ttl().toMillis());
+	}
+
+	/** The store did not answer a release: the lock runs out with its TTL. */
+	static void releaseFailed(LockLease lease, Duration held, Throwable cause) {
+		releases.warn("Failed to release lock {} after {}ms; it runs out with its TTL {}ms: {}", lease.key(),
+				held.toMillis(), lease.ttl().toMillis(), cause.getMessage());
+		releases.debug("Release failure", cause);
+	}
+
+	/** The store did not answer a renewal, which is retried. */
+	static void renewalFailed(LockLease lease, Throwable error) {
+		renewals.debug("Renewal of lock {} failed; retrying", lease.key(), error);
 	}
 
 	/** The lock was held and the policy is SKIP. */

@@ -12,7 +12,6 @@ import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
-import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
@@ -36,7 +35,8 @@ public class LockManager {
 
 	private final double ttlWarningRatio;
 
-	private final LockMetrics metrics;
+	/** The events of locks no lock name tells apart; those of each name derive from them. */
+	private final LockEvents events;
 
 	private final HeldLocks held = new HeldLocks();
 
@@ -45,8 +45,9 @@ public class LockManager {
 	 * @param store where locks live
 	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
 	 * @param metrics hooks called on every release and renewal, and on every acquire by the
-	 * {@link LockFlow} that decides what it means; one that throws is reported
-	 * and otherwise ignored, so that it never costs a granted lock its release
+	 * {@link LockFlow} that decides what it means, through the {@link LockTerms} of the lock
+	 * name; one that throws is reported and otherwise ignored, so that it never costs a
+	 * granted lock its release
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics) {
 		this.store = Objects.requireNonNull(store, "store must not be null");
@@ -54,7 +55,7 @@ public class LockManager {
 			throw new IllegalArgumentException("ttlWarningRatio must be in (0, 1], was " + ttlWarningRatio);
 		}
 		this.ttlWarningRatio = ttlWarningRatio;
-		this.metrics = GuardedLockMetrics.guard(Objects.requireNonNull(metrics, "metrics must not be null"));
+		this.events = LockEvents.of(Objects.requireNonNull(metrics, "metrics must not be null"));
 	}
 
 	/**
@@ -77,13 +78,24 @@ public class LockManager {
 	}
 
 	/**
-	 * The metrics of one lock name, for its {@link LockTerms}: ask once per lock name and
-	 * keep them.
+	 * The terms of the locks of one lock name: ask once per lock name and keep them, as the
+	 * metrics' meters are looked up here.
 	 * @param lock a static key or a resolver's name, never a resolved key
-	 * @return the lock's metrics; a hook that throws is reported and otherwise ignored
+	 * @param ttl the lock's TTL
+	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @return the terms, whose events feed the lock name's meters, log lines and observations
 	 */
-	public LockMetrics metrics(String lock) {
-		return this.metrics.forLock(lock);
+	public LockTerms terms(String lock, Duration ttl, Duration waitTime) {
+		return new LockTerms(ttl, waitTime, events(lock));
+	}
+
+	/**
+	 * The events of one lock name: ask once per lock name and keep them.
+	 * @param lock a static key or a resolver's name, or {@value LockMetrics#TEMPLATE_LOCK}
+	 * @return the events
+	 */
+	LockEvents events(String lock) {
+		return this.events.forLock(lock);
 	}
 
 	/**
@@ -198,10 +210,10 @@ public class LockManager {
 			result = StoreStages.await(handle.release());
 		}
 		catch (RuntimeException ex) {
-			releaseFailed(handle, ex, terms.metrics());
+			releaseFailed(handle, ex, terms.events());
 			return;
 		}
-		released(handle, result, terms.metrics());
+		released(handle, result, terms.events());
 	}
 
 	/**
@@ -211,7 +223,7 @@ public class LockManager {
 	 * @return a stage that completes, never exceptionally, once the release is done
 	 */
 	public CompletionStage<Void> releaseAsync(LockHandle handle, LockTerms terms) {
-		LockMetrics lockMetrics = terms.metrics();
+		LockEvents lockEvents = terms.events();
 		this.held.remove(handle);
 		CompletionStage<ReleaseResult> release;
 		try {
@@ -222,27 +234,22 @@ public class LockManager {
 		}
 		return release.handle((result, ex) -> {
 			if (ex != null) {
-				releaseFailed(handle, ex, lockMetrics);
+				releaseFailed(handle, ex, lockEvents);
 			}
 			else {
-				released(handle, result, lockMetrics);
+				released(handle, result, lockEvents);
 			}
 			return null;
 		});
 	}
 
-	private void released(LockHandle handle, ReleaseResult result, LockMetrics metrics) {
+	/** Decides what the release's result means; the events report it. */
+	private void released(LockHandle handle, ReleaseResult result, LockEvents events) {
 		Duration held = handle.elapsed();
-		metrics.released(result, held);
-		LockLease lease = handle.lease();
-		if (result == ReleaseResult.NOT_OWNER) {
-			logger.warn("Lock {} {}; another caller may have run at the same time", lease.key(),
-					LockLoss.atRelease(handle, earlyLossCause()));
-		}
-		else if (held.toNanos() > lease.ttl().toNanos() * this.ttlWarningRatio) {
-			metrics.ttlNearlyExhausted();
-			logger.warn("Lock {} was held {}ms, more than {}% of its TTL {}ms: raise the TTL or shorten the work",
-					lease.key(), held.toMillis(), Math.round(this.ttlWarningRatio * 100), lease.ttl().toMillis());
+		boolean lost = result == ReleaseResult.NOT_OWNER;
+		events.released(handle, result, held, lost ? earlyLossCause() : null);
+		if (!lost && held.toNanos() > handle.lease().ttl().toNanos() * this.ttlWarningRatio) {
+			events.ttlNearlyExhausted(handle, held, this.ttlWarningRatio);
 		}
 	}
 
@@ -266,14 +273,9 @@ public class LockManager {
 		}
 	}
 
-	private void releaseFailed(LockHandle handle, Throwable ex, LockMetrics metrics) {
-		Duration held = handle.elapsed();
-		metrics.releaseFailed(held);
-		Throwable cause = (ex instanceof CompletionException && ex.getCause() != null)
-				? ex.getCause() : ex;
-		logger.warn("Failed to release lock {} after {}ms; it runs out with its TTL {}ms: {}", handle.lease().key(),
-				held.toMillis(), handle.lease().ttl().toMillis(), cause.getMessage());
-		logger.debug("Release failure", cause);
+	private void releaseFailed(LockHandle handle, Throwable ex, LockEvents events) {
+		events.releaseFailed(handle, handle.elapsed(),
+				(ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex);
 	}
 
 }

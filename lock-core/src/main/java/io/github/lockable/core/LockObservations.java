@@ -111,7 +111,7 @@ public final class LockObservations {
 	 * Stops the execution observation when the work ended. Never throws.
 	 * @param error what the work threw, or its future or Mono failed with
 	 */
-	public static void executed(Observation execution, @Nullable Throwable error) {
+	static void executed(Observation execution, @Nullable Throwable error) {
 		if (execution.isNoop()) {
 			return;
 		}

@@ -68,7 +68,7 @@ public interface LockOperation {
 	OutageLogThrottle storeOutage();
 
 	/**
-	 * How the manager takes this operation's lock: its TTL, wait time and the metrics of
+	 * How the manager takes this operation's lock: its TTL, wait time and the events of
 	 * its lock name, asked of the manager once and kept.
 	 * @param manager the lock manager
 	 * @return the terms to acquire and release on

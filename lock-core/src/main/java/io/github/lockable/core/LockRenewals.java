@@ -8,8 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.LockHandle;
 
@@ -25,8 +23,6 @@ import io.github.lockable.store.LockHandle;
  * extends only a key that still holds the owner's token, and a released key holds none.
  */
 public final class LockRenewals implements AutoCloseable {
-
-	private static final Logger logger = LoggerFactory.getLogger(LockRenewals.class);
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
@@ -45,14 +41,14 @@ public final class LockRenewals implements AutoCloseable {
 
 	/**
 	 * Starts renewing a lock until the returned renewal is stopped or the lock is lost,
-	 * reporting every renewal to the lock's metrics.
+	 * reporting every renewal to the lock's events.
 	 * @param handle the granted lock
 	 * @param terms the terms it was acquired on: each renewal sets their TTL again
 	 * @param lost called once, on a renewal thread, when a renewal finds the lock lost
 	 * @return the renewal, to stop before the release
 	 */
 	public Renewal start(LockHandle handle, LockTerms terms, Runnable lost) {
-		Renewal renewal = new Renewal(handle, terms.ttl(), terms.metrics(), lost);
+		Renewal renewal = new Renewal(handle, terms.ttl(), terms.events(), lost);
 		renewal.scheduleNext();
 		return renewal;
 	}
@@ -76,7 +72,7 @@ public final class LockRenewals implements AutoCloseable {
 
 		private final long periodNanos;
 
-		private final LockMetrics metrics;
+		private final LockEvents events;
 
 		private final Runnable lost;
 
@@ -84,10 +80,10 @@ public final class LockRenewals implements AutoCloseable {
 
 		private volatile @Nullable ScheduledFuture<?> next;
 
-		Renewal(LockHandle handle, Duration ttl, LockMetrics metrics, Runnable lost) {
+		Renewal(LockHandle handle, Duration ttl, LockEvents events, Runnable lost) {
 			this.handle = handle;
 			this.ttl = ttl;
-			this.metrics = metrics;
+			this.events = events;
 			this.periodNanos = Math.max(ttl.toNanos() / 3, TimeUnit.MILLISECONDS.toNanos(1));
 			this.lost = lost;
 		}
@@ -138,19 +134,18 @@ public final class LockRenewals implements AutoCloseable {
 				if (this.stopped.get()) {
 					return;
 				}
-				if (error != null) {
-					// The store did not answer; the lock may still be ours, so try again.
-					this.metrics.renewed(RenewalResult.FAILED);
-					logger.debug("Renewal of lock {} failed; retrying", this.handle.lease().key(), error);
-					scheduleNext();
+				RenewalResult result = (error != null) ? RenewalResult.FAILED
+						: extended ? RenewalResult.EXTENDED : RenewalResult.LOST;
+				if (result == RenewalResult.LOST && !this.stopped.compareAndSet(false, true)) {
+					return;
 				}
-				else if (extended) {
-					this.metrics.renewed(RenewalResult.EXTENDED);
-					scheduleNext();
-				}
-				else if (this.stopped.compareAndSet(false, true)) {
-					this.metrics.renewed(RenewalResult.LOST);
+				this.events.renewed(this.handle, result, error);
+				if (result == RenewalResult.LOST) {
 					this.lost.run();
+				}
+				else {
+					// A store that did not answer may still hold the lock for us: try again.
+					scheduleNext();
 				}
 			});
 		}

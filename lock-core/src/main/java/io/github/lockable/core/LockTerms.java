@@ -5,20 +5,55 @@ import java.util.Objects;
 
 /**
  * How {@link LockManager} takes one lock and whom it tells: the lock's TTL, how long to
- * wait for a held lock, and the metrics of the lock's name. A {@code @Lockable} method
- * keeps its terms from its first call on; the same terms go to the acquire and to the
- * release of the lock, so that the lock's metrics travel with it.
- * @param ttl the lock's TTL
- * @param waitTime how long to wait for a held lock; zero tries once
- * @param metrics the metrics of the lock's name, from {@link LockManager#metrics(String)};
- * a hook that throws is reported and otherwise ignored
+ * wait for a held lock, and the events of the lock's name, which feed its meters, log lines
+ * and observations. A {@code @Lockable} method keeps its terms from its first call on; the
+ * same terms go to the acquire, the renewals and the release of the lock, so that the
+ * lock's events travel with it. Not a record: the events are internal.
  */
-public record LockTerms(Duration ttl, Duration waitTime, LockMetrics metrics) {
+public final class LockTerms {
 
-	public LockTerms {
-		Objects.requireNonNull(ttl, "ttl must not be null");
-		Objects.requireNonNull(waitTime, "waitTime must not be null");
-		metrics = GuardedLockMetrics.guard(Objects.requireNonNull(metrics, "metrics must not be null"));
+	private final Duration ttl;
+
+	private final Duration waitTime;
+
+	private final LockEvents events;
+
+	/**
+	 * Terms for a caller of {@link LockManager} that does not tell lock names apart; see
+	 * {@link LockManager#terms} for those of one lock name.
+	 * @param ttl the lock's TTL
+	 * @param waitTime how long to wait for a held lock; zero tries once
+	 * @param metrics the metrics to report the lock's releases and renewals to; a hook that
+	 * throws is reported and otherwise ignored
+	 */
+	public LockTerms(Duration ttl, Duration waitTime, LockMetrics metrics) {
+		this(ttl, waitTime, LockEvents.of(Objects.requireNonNull(metrics, "metrics must not be null")));
+	}
+
+	LockTerms(Duration ttl, Duration waitTime, LockEvents events) {
+		this.ttl = Objects.requireNonNull(ttl, "ttl must not be null");
+		this.waitTime = Objects.requireNonNull(waitTime, "waitTime must not be null");
+		this.events = events;
+	}
+
+	/**
+	 * The lock's TTL.
+	 * @return the TTL
+	 */
+	public Duration ttl() {
+		return this.ttl;
+	}
+
+	/**
+	 * How long to wait for a held lock.
+	 * @return the wait time; zero tries once
+	 */
+	public Duration waitTime() {
+		return this.waitTime;
+	}
+
+	LockEvents events() {
+		return this.events;
 	}
 
 	/**

@@ -8,11 +8,12 @@ import io.github.lockable.ConflictPolicy;
 /**
  * One {@link io.github.lockable.LockTemplate} call as the {@link LockFlow} sees it: named
  * {@value LockMetrics#TEMPLATE_LOCK} in the log, the meters and the observations, since
- * its keys are the caller's data; the template's store-outage throttle and metrics are
- * shared by all its calls.
+ * its keys are the caller's data; the template's store-outage throttle and events are
+ * shared by all its calls. Its terms are made with it, once per call, as the caller gives
+ * the TTL and wait time of each call.
  */
-record TemplateOperation(DefaultLockTemplate template, Method method, Duration ttl, Duration waitTime,
-		ConflictPolicy conflictPolicy, boolean renew) implements LockOperation {
+record TemplateOperation(DefaultLockTemplate template, Method method, LockTerms terms, ConflictPolicy conflictPolicy,
+		boolean renew) implements LockOperation {
 
 	@Override
 	public String description() {
@@ -40,8 +41,18 @@ record TemplateOperation(DefaultLockTemplate template, Method method, Duration t
 	}
 
 	@Override
+	public Duration ttl() {
+		return this.terms.ttl();
+	}
+
+	@Override
+	public Duration waitTime() {
+		return this.terms.waitTime();
+	}
+
+	@Override
 	public LockTerms terms(LockManager manager) {
-		return new LockTerms(this.ttl, this.waitTime, this.template.metrics(manager));
+		return this.terms;
 	}
 
 }
