@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -24,6 +25,9 @@ final class FaultDriver {
 	private static final Duration CLIENT_PAUSE = Duration.ofMillis(1500);
 
 	private static final Duration NETWORK_CUT = Duration.ofSeconds(2);
+
+	/** The last events of a worker that holds its lock and has not written yet. */
+	private static final Set<String> HOLDING = Set.of("grant", "check", "held");
 
 	private static final Duration QUIET = Duration.ofMillis(2500);
 
@@ -84,30 +88,43 @@ final class FaultDriver {
 		}
 	}
 
+	/**
+	 * Freezes a worker the history shows holding a lock; one that moved on before the
+	 * signal landed is thawed at once and another tried.
+	 */
 	private void freezeAHolder() {
-		AtomicReference<Process> holder = new AtomicReference<>();
-		await().atMost(Duration.ofSeconds(5)).until(() -> {
-			holder.set(aHolder().orElse(null));
-			return holder.get() != null;
+		AtomicReference<Process> frozen = new AtomicReference<>();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			Optional<Process> holder = aHolder();
+			if (holder.isEmpty()) {
+				return false;
+			}
+			signal(holder.get(), "STOP");
+			if (HOLDING.contains(this.resource.state(workerIdOf(holder.get())))) {
+				frozen.set(holder.get());
+				return true;
+			}
+			signal(holder.get(), "CONT");
+			return false;
 		});
 		window(() -> {
-			signal(holder.get(), "STOP");
 			try {
 				sleep(FREEZE);
 			}
 			finally {
-				signal(holder.get(), "CONT");
+				signal(frozen.get(), "CONT");
 			}
 		});
 	}
 
 	private Optional<Process> aHolder() {
-		for (int i = 0; i < this.workers.size(); i++) {
-			if ("grant".equals(this.resource.state(HistoryRun.workerId(i)))) {
-				return Optional.of(this.workers.get(i));
-			}
-		}
-		return Optional.empty();
+		return this.workers.stream()
+			.filter((worker) -> "grant".equals(this.resource.state(workerIdOf(worker))))
+			.findAny();
+	}
+
+	private String workerIdOf(Process worker) {
+		return HistoryRun.workerId(this.workers.indexOf(worker));
 	}
 
 	private void window(Runnable fault) {
