@@ -6,6 +6,7 @@ import java.util.List;
  * What the checker found in one run's history.
  *
  * @param grants leases granted
+ * @param acquiresFailed acquires that ended in an exception (the store unreachable or late)
  * @param writesAccepted writes the fenced resource accepted
  * @param overlaps pairs of workers that believed they held a key at once, with the fault
  * that explains each
@@ -19,7 +20,7 @@ import java.util.List;
  * @param heldPastTtl {@code isHeld()} answers true after the lease surely expired (must be 0)
  * @param orphanRefusals acquires refused while no lease could have held the key
  */
-record CheckReport(long grants, long writesAccepted, List<Overlap> overlaps, long acceptedNotAbove,
+record CheckReport(long grants, long acquiresFailed, long writesAccepted, List<Overlap> overlaps, long acceptedNotAbove,
 		long staleRefused, long currentHoldersRefused, long tokensBack, long grantsWhileLive,
 		long grantsWhileLiveUnexplained, long heldPastTtl, long orphanRefusals) {
 

@@ -10,6 +10,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lockable.test.redis.FaultyProxy;
 import io.github.lockable.test.redis.ProcessRedisServer;
+import io.github.lockable.test.redis.RedisSentinelTestServer;
+
+import org.springframework.lang.Nullable;
 
 import static org.awaitility.Awaitility.await;
 
@@ -39,14 +42,18 @@ final class FaultDriver {
 
 	private final FaultyProxy proxy;
 
+	@Nullable
+	private final RedisSentinelTestServer sentinel;
+
 	private final List<Process> workers;
 
 	FaultDriver(Mode mode, FencedResource resource, ProcessRedisServer lockServer, FaultyProxy proxy,
-			List<Process> workers) {
+			@Nullable RedisSentinelTestServer sentinel, List<Process> workers) {
 		this.mode = mode;
 		this.resource = resource;
 		this.lockServer = lockServer;
 		this.proxy = proxy;
+		this.sentinel = sentinel;
 		this.workers = workers;
 	}
 
@@ -83,9 +90,21 @@ final class FaultDriver {
 				sleep(NETWORK_CUT);
 				this.proxy.heal();
 			});
+			case FAILOVER -> window(this::failOver);
 			default -> {
 			}
 		}
+	}
+
+	/**
+	 * Fails over and waits until the sentinels agree on the new master and its replica is
+	 * in sync again.
+	 */
+	private void failOver() {
+		RedisSentinelTestServer deployment = java.util.Objects.requireNonNull(this.sentinel);
+		int before = deployment.failover();
+		await().atMost(Duration.ofSeconds(30)).until(() -> deployment.masterPort() != before);
+		deployment.awaitStable();
 	}
 
 	/**

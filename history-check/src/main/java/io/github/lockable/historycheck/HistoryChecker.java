@@ -24,7 +24,7 @@ final class HistoryChecker {
 
 	static CheckReport check(List<Event> events) {
 		History history = History.of(events);
-		return new CheckReport(history.leases.size(),
+		return new CheckReport(history.leases.size(), history.failures.size(),
 				history.writes.stream().filter(History.Write::accepted).count(), overlaps(history),
 				acceptedNotAbove(history), refusedWrites(history, false), refusedWrites(history, true),
 				tokensBack(history), grantsWhileLive(history, false), grantsWhileLive(history, true),

@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 
 import io.github.lockable.test.redis.FaultyProxy;
 import io.github.lockable.test.redis.ProcessRedisServer;
+import io.github.lockable.test.redis.RedisSentinelTestServer;
 
 import static org.awaitility.Awaitility.await;
 
@@ -42,7 +43,12 @@ final class HistoryRun {
 				ProcessRedisServer lockServer = ProcessRedisServer.startDedicated();
 				FaultyProxy proxy = FaultyProxy.start(lockServer.host(), lockServer.port());
 				FencedResource resource = new FencedResource(resourceServer.host(), resourceServer.port())) {
+			RedisSentinelTestServer sentinel = mode.sentinel() ? RedisSentinelTestServer.shared() : null;
 			String lockHost = mode.throughProxy() ? proxy.host() : lockServer.host();
+			if (sentinel != null) {
+				sentinel.awaitStable();
+				lockHost = HistoryWorker.SENTINEL_PREFIX + sentinel.sentinelNodes();
+			}
 			int lockPort = mode.throughProxy() ? proxy.port() : lockServer.port();
 			for (int i = 0; i < WORKERS; i++) {
 				workers.add(startWorker(workerId(i), lockHost, lockPort, resourceServer.port(), mode, logs));
@@ -53,7 +59,7 @@ final class HistoryRun {
 				}
 				return IntStream.range(0, WORKERS).allMatch((i) -> resource.state(workerId(i)) != null);
 			});
-			FaultDriver driver = new FaultDriver(mode, resource, lockServer, proxy, workers);
+			FaultDriver driver = new FaultDriver(mode, resource, lockServer, proxy, sentinel, workers);
 			try {
 				driver.drive(duration);
 			}

@@ -20,9 +20,15 @@ import org.springframework.context.ConfigurableApplicationContext;
  * it holds the lock writes to the fenced resource with its fencing token, recording every
  * step in the history, until the run asks it to stop. A control worker takes no lock.
  * <p>
- * Arguments: {@code id lockHost lockPort resourcePort ttlMillis redisTimeoutMillis locked|control}.
+ * Arguments: {@code id lockHost lockPort resourcePort ttlMillis redisTimeoutMillis locked|control};
+ * a lock host of {@code sentinel=host:port,...} names the sentinels of {@value #SENTINEL_MASTER}
+ * instead, the lock port then unused.
  */
 public final class HistoryWorker {
+
+	static final String SENTINEL_PREFIX = "sentinel=";
+
+	static final String SENTINEL_MASTER = "mymaster";
 
 	static final List<String> KEYS = List.of("k1", "k2", "k3");
 
@@ -56,14 +62,22 @@ public final class HistoryWorker {
 				.web(WebApplicationType.NONE)
 				.bannerMode(Banner.Mode.OFF)
 				.logStartupInfo(false)
-				.properties("lockable.store=redis", "spring.data.redis.host=" + args[1],
-						"spring.data.redis.port=" + args[2], "spring.data.redis.timeout=" + args[5] + "ms",
+				.properties("lockable.store=redis", "spring.data.redis.timeout=" + args[5] + "ms",
 						"logging.level.root=WARN")
+				.properties(lockRedis(args[1], args[2]))
 				.run()) {
 				worker.runWithLocks(context.getBean(LockTemplate.class));
 			}
 		}
 		System.exit(0);
+	}
+
+	private static String[] lockRedis(String host, String port) {
+		if (host.startsWith(SENTINEL_PREFIX)) {
+			return new String[] { "spring.data.redis.sentinel.master=" + SENTINEL_MASTER,
+					"spring.data.redis.sentinel.nodes=" + host.substring(SENTINEL_PREFIX.length()) };
+		}
+		return new String[] { "spring.data.redis.host=" + host, "spring.data.redis.port=" + port };
 	}
 
 	private void runWithLocks(LockTemplate locks) throws InterruptedException {

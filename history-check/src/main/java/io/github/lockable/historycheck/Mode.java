@@ -28,6 +28,9 @@ enum Mode {
 	/** {@code CLIENT PAUSE} on the lock Redis, longer than Lettuce's command timeout. */
 	LETTUCE_TIMEOUT,
 
+	/** A Sentinel failover ({@code SENTINEL FAILOVER}) of the lock Redis to its replica. */
+	FAILOVER,
+
 	/** The negative control: workers without locks; the checker must fail it. */
 	CONTROL;
 
@@ -43,6 +46,10 @@ enum Mode {
 
 	boolean locked() {
 		return this != CONTROL;
+	}
+
+	boolean sentinel() {
+		return this == FAILOVER;
 	}
 
 	boolean throughProxy() {

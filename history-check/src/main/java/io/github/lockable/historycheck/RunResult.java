@@ -17,10 +17,10 @@ import java.util.List;
 record RunResult(Mode mode, Duration duration, int events, CheckReport report, List<String> brokenRules, Path logs) {
 
 	static final String TABLE_HEADER = """
-			| mode | s | events | grants | writes accepted | overlaps (explained) | accepted not above last | \
+			| mode | s | events | grants | acquires failed | writes accepted | overlaps (explained) | accepted not above last | \
 			stale writes refused | current holders refused | tokens back | grants while live (explained) | \
 			isHeld past TTL | orphan refusals | checker | expected |
-			|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|""";
+			|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|""";
 
 	boolean expected() {
 		return this.mode.expected(this.brokenRules);
@@ -29,8 +29,9 @@ record RunResult(Mode mode, Duration duration, int events, CheckReport report, L
 	String tableRow() {
 		CheckReport r = this.report;
 		long overlapsExplained = r.overlaps().size() - r.overlapsUnexplained();
-		return "| %s | %d | %d | %d | %d | %d (%d) | %d | %d | %d | %d | %d (%d) | %d | %d | %s | %s |".formatted(
-				this.mode.displayName(), this.duration.toSeconds(), this.events, r.grants(), r.writesAccepted(),
+		return "| %s | %d | %d | %d | %d | %d | %d (%d) | %d | %d | %d | %d | %d (%d) | %d | %d | %s | %s |".formatted(
+				this.mode.displayName(), this.duration.toSeconds(), this.events, r.grants(), r.acquiresFailed(),
+				r.writesAccepted(),
 				r.overlaps().size(), overlapsExplained, r.acceptedNotAbove(), r.staleRefused(),
 				r.currentHoldersRefused(), r.tokensBack(), r.grantsWhileLive(),
 				r.grantsWhileLive() - r.grantsWhileLiveUnexplained(), r.heldPastTtl(), r.orphanRefusals(),
