@@ -12,7 +12,7 @@ import io.github.lockable.test.redis.FaultyProxy;
 import io.github.lockable.test.redis.ProcessRedisServer;
 import io.github.lockable.test.redis.RedisSentinelTestServer;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 import static org.awaitility.Awaitility.await;
 

@@ -1,6 +1,6 @@
 package io.github.lockable.historycheck;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Two workers that believed they held the same key at once.

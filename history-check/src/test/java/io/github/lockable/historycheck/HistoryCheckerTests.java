@@ -77,44 +77,44 @@ class HistoryCheckerTests {
 	 */
 	@Test
 	void tokensThatRestartAt1AfterARestartRefuseTheCurrentHolder() {
-		SyntheticHistory oldRule = new SyntheticHistory().lease("w1", "k1", 500, 0, 0, 100)
-			.fault("restart", 200, 300)
-			.lease("w2", "k1", 1, 500, 400, 500);
-		CheckReport report = oldRule.check();
+		CheckReport report = restartThenGrant(1).check();
 		assertThat(report.currentHoldersRefused()).isEqualTo(1);
 		assertThat(report.tokensBack()).isEqualTo(1);
 		assertThat(Mode.RESTART.brokenRules(report)).hasSize(2);
 
-		long clockToken = 1_796_190_670_734_089L;
-		CheckReport newRule = new SyntheticHistory().lease("w1", "k1", 500, 0, 0, 100)
-			.fault("restart", 200, 300)
-			.lease("w2", "k1", clockToken, 500, 400, 500)
-			.check();
+		CheckReport newRule = restartThenGrant(1_796_190_670_734_089L).check();
 		assertThat(newRule.currentHoldersRefused()).isZero();
 		assertThat(newRule.tokensBack()).isZero();
 		assertThat(Mode.RESTART.brokenRules(newRule)).isEmpty();
 	}
 
+	/**
+	 * A lease with token 500, a restart, then a lease with the given token: 1 under the rule
+	 * before issue 17 (a lost counter starts at 1 again), the store's clock in microseconds
+	 * under the new one.
+	 */
+	private static SyntheticHistory restartThenGrant(long tokenAfter) {
+		return new SyntheticHistory().lease("w1", "k1", 500, 0, 0, 100)
+			.fault("restart", 200, 300)
+			.lease("w2", "k1", tokenAfter, 500, 400, 500);
+	}
+
 	@Test
 	void aGrantWhileAnotherLeaseIsSurelyLiveIsExplainedOnlyByAStoreThatForgot() {
-		SyntheticHistory history = new SyntheticHistory().lease("w1", "k1", 10, 0, 0, 1000)
-			.lease("w2", "k1", 20, 10, 500, 600);
-		CheckReport report = history.check();
+		CheckReport report = grantDuringALiveLease().check();
 		assertThat(report.grantsWhileLive()).isEqualTo(1);
 		assertThat(report.grantsWhileLiveUnexplained()).isEqualTo(1);
 
-		CheckReport paused = new SyntheticHistory().lease("w1", "k1", 10, 0, 0, 1000)
-			.lease("w2", "k1", 20, 10, 500, 600)
-			.fault("pause", 100, 400)
-			.check();
+		CheckReport paused = grantDuringALiveLease().fault("pause", 100, 400).check();
 		assertThat(paused.grantsWhileLiveUnexplained()).isEqualTo(1);
 
-		CheckReport restarted = new SyntheticHistory().lease("w1", "k1", 10, 0, 0, 1000)
-			.lease("w2", "k1", 20, 10, 500, 600)
-			.fault("restart", 100, 400)
-			.check();
+		CheckReport restarted = grantDuringALiveLease().fault("restart", 100, 400).check();
 		assertThat(restarted.grantsWhileLive()).isEqualTo(1);
 		assertThat(restarted.grantsWhileLiveUnexplained()).isZero();
+	}
+
+	private static SyntheticHistory grantDuringALiveLease() {
+		return new SyntheticHistory().lease("w1", "k1", 10, 0, 0, 1000).lease("w2", "k1", 20, 10, 500, 600);
 	}
 
 	@Test
