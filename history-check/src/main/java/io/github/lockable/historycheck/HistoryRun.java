@@ -88,7 +88,8 @@ final class HistoryRun {
 		List<String> command = List.of(java, "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
 				"-cp", System.getProperty("java.class.path"), HistoryWorker.class.getName(), id, lockHost,
 				Integer.toString(lockPort), Integer.toString(resourcePort), Long.toString(Mode.TTL.toMillis()),
-				Long.toString(mode.redisTimeout().toMillis()), mode.locked() ? "locked" : "control");
+				Long.toString(mode.redisTimeout().toMillis()), mode.locked() ? "locked" : "control",
+				Long.toString(mode.hold().toMillis()));
 		try {
 			return new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(logs.resolve(id + ".log").toFile())

@@ -20,7 +20,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * it holds the lock writes to the fenced resource with its fencing token, recording every
  * step in the history, until the run asks it to stop. A control worker takes no lock.
  * <p>
- * Arguments: {@code id lockHost lockPort resourcePort ttlMillis redisTimeoutMillis locked|control};
+ * Arguments: {@code id lockHost lockPort resourcePort ttlMillis redisTimeoutMillis locked|control
+ * holdMillis};
  * a lock host of {@code sentinel=host:port,...} names the sentinels of {@value #SENTINEL_MASTER}
  * instead, the lock port then unused.
  */
@@ -32,8 +33,6 @@ public final class HistoryWorker {
 
 	static final List<String> KEYS = List.of("k1", "k2", "k3");
 
-	private static final Duration HOLD = Duration.ofMillis(60);
-
 	private static final Duration LONGEST_RUN = Duration.ofMinutes(10);
 
 	private final String id;
@@ -42,10 +41,13 @@ public final class HistoryWorker {
 
 	private final Duration ttl;
 
-	private HistoryWorker(String id, FencedResource resource, Duration ttl) {
+	private final Duration hold;
+
+	private HistoryWorker(String id, FencedResource resource, Duration ttl, Duration hold) {
 		this.id = id;
 		this.resource = resource;
 		this.ttl = ttl;
+		this.hold = hold;
 	}
 
 	public static void main(String[] args) throws InterruptedException {
@@ -53,7 +55,8 @@ public final class HistoryWorker {
 		Duration ttl = Duration.ofMillis(Long.parseLong(args[4]));
 		boolean locked = "locked".equals(args[6]);
 		try (FencedResource resource = new FencedResource("127.0.0.1", Integer.parseInt(args[3]))) {
-			HistoryWorker worker = new HistoryWorker(id, resource, ttl);
+			HistoryWorker worker = new HistoryWorker(id, resource, ttl,
+					Duration.ofMillis(Long.parseLong(args[7])));
 			if (!locked) {
 				worker.runWithoutLocks();
 				return;
@@ -110,7 +113,7 @@ public final class HistoryWorker {
 		long token = lock.fencingToken();
 		this.resource.record(this.id, "grant", key, token, Long.toString(this.ttl.toMillis()));
 		// The work a holder does: a paused holder wakes up here, past its lease.
-		Thread.sleep(HOLD.toMillis());
+		Thread.sleep(this.hold.toMillis());
 		this.resource.record(this.id, "check", key, token, "");
 		this.resource.record(this.id, "held", key, token, Boolean.toString(lock.isHeld()));
 		this.resource.write(this.id, key, token);
@@ -137,7 +140,7 @@ public final class HistoryWorker {
 			long token = System.currentTimeMillis() * 1000 + (sequence++ % 1000);
 			this.resource.record(this.id, "request", key, 0, Long.toString(this.ttl.toMillis()));
 			this.resource.record(this.id, "grant", key, token, Long.toString(this.ttl.toMillis()));
-			Thread.sleep(HOLD.toMillis());
+			Thread.sleep(this.hold.toMillis());
 			this.resource.write(this.id, key, token);
 			this.resource.record(this.id, "release", key, token, "");
 			this.resource.record(this.id, "released", key, token, "");

@@ -57,6 +57,14 @@ enum Mode {
 	}
 
 	/**
+	 * How long a worker holds each lock: long enough in the restart mode that a restart finds
+	 * holders, whose keys the emptied store grants again at once (what lock-delay prevents).
+	 */
+	Duration hold() {
+		return (this == RESTART) ? Duration.ofMillis(400) : Duration.ofMillis(60);
+	}
+
+	/**
 	 * Lettuce's command timeout for the workers.
 	 */
 	Duration redisTimeout() {
