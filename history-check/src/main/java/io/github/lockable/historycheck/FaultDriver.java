@@ -77,7 +77,7 @@ final class FaultDriver {
 	private void injectOnce() throws InterruptedException {
 		switch (this.mode) {
 			case PAUSE -> freezeAHolder();
-			case RESTART -> window(() -> {
+			case RESTART, RESTART_DELAYED -> window(() -> {
 				this.lockServer.stop();
 				this.lockServer.start();
 			});

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 final class HistoryChecker {
 
 	/** Faults after which the store may have forgotten its leases. */
-	private static final Set<String> FORGETTING_FAULTS = Set.of("restart", "failover");
+	private static final Set<String> FORGETTING_FAULTS = Set.of("restart", "restart-delayed", "failover");
 
 	private HistoryChecker() {
 	}

@@ -89,7 +89,7 @@ final class HistoryRun {
 				"-cp", System.getProperty("java.class.path"), HistoryWorker.class.getName(), id, lockHost,
 				Integer.toString(lockPort), Integer.toString(resourcePort), Long.toString(Mode.TTL.toMillis()),
 				Long.toString(mode.redisTimeout().toMillis()), mode.locked() ? "locked" : "control",
-				Long.toString(mode.hold().toMillis()));
+				Long.toString(mode.hold().toMillis()), Long.toString(mode.lockDelay().toMillis()));
 		try {
 			return new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(logs.resolve(id + ".log").toFile())

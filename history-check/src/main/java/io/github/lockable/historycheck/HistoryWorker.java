@@ -66,7 +66,7 @@ public final class HistoryWorker {
 				.bannerMode(Banner.Mode.OFF)
 				.logStartupInfo(false)
 				.properties("lockable.store=redis", "spring.data.redis.timeout=" + args[5] + "ms",
-						"logging.level.root=WARN")
+						"lockable.redis.lock-delay=" + args[8] + "ms", "logging.level.root=WARN")
 				.properties(lockRedis(args[1], args[2]))
 				.run()) {
 				worker.runWithLocks(context.getBean(LockTemplate.class));

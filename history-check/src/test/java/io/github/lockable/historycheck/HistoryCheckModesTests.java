@@ -32,9 +32,12 @@ class HistoryCheckModesTests {
 			assertThat(result.brokenRules()).as("rules broken in %s (worker logs in %s)", mode.displayName(),
 					result.logs()).isEmpty();
 		}
-		if (mode == Mode.RESTART) {
+		if (mode == Mode.RESTART || mode == Mode.RESTART_DELAYED) {
 			assertThat(result.report().currentHoldersRefused()).isZero();
 			assertThat(result.report().tokensBack()).isZero();
+		}
+		if (mode == Mode.RESTART_DELAYED) {
+			assertThat(result.report().overlaps()).as("no overlap after a restart with the lock-delay").isEmpty();
 		}
 		if (mode == Mode.PAUSE) {
 			assertThat(result.report().overlaps()).as("a holder frozen past its TTL is joined by another")
