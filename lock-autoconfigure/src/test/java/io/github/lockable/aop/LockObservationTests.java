@@ -30,7 +30,7 @@ import io.github.lockable.autoconfigure.LockableMetricsAutoConfiguration;
 import io.github.lockable.observation.DefaultLockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockObservationContext;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.LockRequest;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

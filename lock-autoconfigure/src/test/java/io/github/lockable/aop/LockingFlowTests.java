@@ -22,7 +22,7 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.ForwardingLockStore;
 

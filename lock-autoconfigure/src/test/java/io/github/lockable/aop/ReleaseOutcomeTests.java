@@ -23,7 +23,7 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.ForwardingLockStore;
 

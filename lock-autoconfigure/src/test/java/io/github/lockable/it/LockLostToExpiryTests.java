@@ -18,7 +18,7 @@ import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.test.CallerThreads;
 import io.github.lockable.test.app.ApplicationWithoutSecurity;
 import io.github.lockable.test.redis.RedisExtension;

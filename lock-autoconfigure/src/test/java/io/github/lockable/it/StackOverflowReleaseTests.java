@@ -20,7 +20,7 @@ import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.ForwardingLockStore;
 import io.github.lockable.test.redis.RedisTestServer;

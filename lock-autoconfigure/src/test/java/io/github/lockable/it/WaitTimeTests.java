@@ -1,6 +1,6 @@
 package io.github.lockable.it;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 
 import java.time.Duration;
 import java.util.ArrayList;

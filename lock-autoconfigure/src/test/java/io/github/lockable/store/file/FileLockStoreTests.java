@@ -25,13 +25,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreContractTests;
+import io.github.lockable.test.LockStoreContract;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 
@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The store contract, plus what is particular to lock files: their content, permissions,
  * what is left in the directory, and the odd states of a directory.
  */
-class FileLockStoreTests extends LockStoreContractTests {
+class FileLockStoreTests extends LockStoreContract {
 
 	/** The file store polls: its waiters may wake without a release. */
 	@Override
@@ -60,13 +60,9 @@ class FileLockStoreTests extends LockStoreContractTests {
 	private FileLockStore store;
 
 	@Override
-	protected void prepareStore() {
+	protected LockStore createStore() {
 		this.directory = this.temp.resolve("locks");
 		this.store = new FileLockStore(this.directory, "1.4.2");
-	}
-
-	@Override
-	protected LockStore store() {
 		return this.store;
 	}
 

@@ -5,26 +5,22 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreContractTests;
+import io.github.lockable.test.LockStoreContract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class MemoryLockStoreTests extends LockStoreContractTests {
+class MemoryLockStoreTests extends LockStoreContract {
 
 	private MemoryLockStore store;
 
 	@Override
-	protected void prepareStore() {
+	protected LockStore createStore() {
 		this.store = new MemoryLockStore();
-	}
-
-	@Override
-	protected LockStore store() {
 		return this.store;
 	}
 

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.test.redis.RedisClusterTestServer;

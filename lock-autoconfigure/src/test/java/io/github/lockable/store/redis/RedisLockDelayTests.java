@@ -15,8 +15,8 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreContractTests;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.LockStoreContract;
+import io.github.lockable.test.Stages;
 import io.github.lockable.test.BootLine;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
@@ -164,15 +164,11 @@ class RedisLockDelayTests {
 	 * passed: every acquire goes through the delayed acquire script.
 	 */
 	@Nested
-	class Contract extends LockStoreContractTests {
+	class Contract extends LockStoreContract {
 
 		@Override
-		protected void prepareStore() {
+		protected LockStore createStore() {
 			await().atMost(AWAIT).until(() -> uptimeSeconds() > DELAY.toSeconds() + 1);
-		}
-
-		@Override
-		protected LockStore store() {
 			return delayed;
 		}
 

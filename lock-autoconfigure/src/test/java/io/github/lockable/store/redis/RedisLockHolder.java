@@ -3,7 +3,7 @@ package io.github.lockable.store.redis;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 

@@ -17,12 +17,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreContractTests;
+import io.github.lockable.test.LockStoreContract;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.test.redis.RedisExtension;
@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 @ExtendWith(RedisExtension.class)
-class RedisLockStoreTests extends LockStoreContractTests {
+class RedisLockStoreTests extends LockStoreContract {
 
 	/** Generous for the contract suite: 16 threads on a small, shared machine. */
 	private static final String COUNTER_KEY = "lockable:fence:\\{[0-9A-Za-z]{1,3}\\}";
@@ -76,7 +76,7 @@ class RedisLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Override
-	protected LockStore store() {
+	protected LockStore createStore() {
 		return store;
 	}
 

@@ -7,7 +7,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import io.github.lockable.LockableConfigurationException;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.test.redis.RedisSentinelTestServer;
 import io.github.lockable.test.redis.RedisTopology;

@@ -7,12 +7,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreContractTests;
+import io.github.lockable.test.LockStoreContract;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.test.redis.RedisCredentials;
 import io.github.lockable.test.redis.RedisTestServer;
@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * prefix {@code lock}, as with the default {@code lockable.key-prefix}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SecuredRedisLockStoreTests extends LockStoreContractTests {
+abstract class SecuredRedisLockStoreTests extends LockStoreContract {
 
 	private RedisTestServer redis;
 
@@ -71,7 +71,7 @@ abstract class SecuredRedisLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Override
-	protected LockStore store() {
+	protected LockStore createStore() {
 		return this.store;
 	}
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.LockStoreContractTests;
+import io.github.lockable.test.LockStoreContract;
 import io.github.lockable.test.redis.RedisTopology;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -24,7 +24,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * {@code spring.data.redis.*}, as an application gets them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class TopologyLockStoreTests extends LockStoreContractTests {
+abstract class TopologyLockStoreTests extends LockStoreContract {
 
 	private ConfigurableApplicationContext context;
 
@@ -66,7 +66,7 @@ abstract class TopologyLockStoreTests extends LockStoreContractTests {
 	}
 
 	@Override
-	protected LockStore store() {
+	protected LockStore createStore() {
 		return this.store;
 	}
 

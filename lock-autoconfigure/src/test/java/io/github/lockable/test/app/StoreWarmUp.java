@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
-import io.github.lockable.store.Stages;
+import io.github.lockable.test.Stages;
 
 import static org.awaitility.Awaitility.await;
 

@@ -1,4 +1,4 @@
-package io.github.lockable.store;
+package io.github.lockable.test;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;

@@ -1,4 +1,4 @@
-package io.github.lockable.store;
+package io.github.lockable.test;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.ReleaseResult;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,33 +34,57 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The one contract every {@link LockStore} must pass, written once and run against each
- * store (as ShedLock runs one suite against every provider). A subclass supplies the
- * store.
+ * store of the project (as ShedLock runs one suite against every provider), and published
+ * so that a third-party store runs every case the built-in stores run: extend it in the
+ * store's tests and supply the store.
+ * <pre class="code">
+ * class MongoLockStoreTests extends LockStoreContract {
+ *
+ *     &#64;Override
+ *     protected LockStore createStore() {
+ *         return new MongoLockStore(mongo, Duration.ofSeconds(5));
+ *     }
+ *
+ * }
+ * </pre>
+ * Every case works on keys of its own ({@link #key(String)}), so a store may be shared by
+ * all cases, and its server need not be emptied between them.
  */
-public abstract class LockStoreContractTests {
+public abstract class LockStoreContract {
 
+	/** A TTL that no case outlives. */
 	protected static final Duration LONG_TTL = Duration.ofSeconds(30);
 
 	private String keyPrefix;
 
+	private LockStore store;
+
 	/**
-	 * The store under test; called once per test after {@link #prepareStore()}.
+	 * The store under test, asked before each case. It may return a new store each time or
+	 * one store shared by every case; the suite never closes it.
 	 * @return the store
 	 */
-	protected abstract LockStore store();
-
-	/**
-	 * Gives the subclass a chance to create or clean its store before each test.
-	 */
-	protected void prepareStore() {
-	}
+	protected abstract LockStore createStore();
 
 	@BeforeEach
-	void uniqueKeys() {
-		prepareStore();
+	void createStoreAndKeys() {
+		this.store = createStore();
 		this.keyPrefix = "contract:" + UUID.randomUUID().toString().substring(0, 8) + ":";
 	}
 
+	/**
+	 * The store of the running case, from {@link #createStore()}.
+	 * @return the store
+	 */
+	protected final LockStore store() {
+		return this.store;
+	}
+
+	/**
+	 * A full key of the running case's own.
+	 * @param name what tells the case's keys apart
+	 * @return the key
+	 */
 	protected String key(String name) {
 		return this.keyPrefix + name;
 	}
