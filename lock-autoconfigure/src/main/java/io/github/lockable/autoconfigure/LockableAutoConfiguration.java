@@ -11,6 +11,7 @@ import io.github.lockable.aop.LockableAdvice;
 import io.github.lockable.core.DefaultLockTemplate;
 import io.github.lockable.core.LockFlow;
 import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.LockHolders;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockRenewals;
 import io.github.lockable.core.LockMetrics;
@@ -66,7 +67,7 @@ public class LockableAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockManager lockManager(ObjectProvider<LockStore> store, LockableProperties properties,
-			ObjectProvider<LockMetrics> metrics) {
+			ObjectProvider<LockMetrics> metrics, Environment environment) {
 		LockStore lockStore = store.getIfUnique();
 		if (lockStore == null) {
 			long stores = store.stream().count();
@@ -74,7 +75,8 @@ public class LockableAutoConfiguration {
 					? "there are " + stores + " LockStore beans; mark the one to use @Primary"
 					: missingStore(properties.getStore())));
 		}
-		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE));
+		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE),
+				LockHolders.instance(environment.getProperty("spring.application.name")));
 	}
 
 	@Bean

@@ -126,7 +126,7 @@ final class LockableMethod implements LockOperation {
 	public LockTerms terms(LockManager manager) {
 		LockTerms lockTerms = this.terms;
 		if (lockTerms == null) {
-			lockTerms = manager.terms(lockName(), ttl(), waitTime());
+			lockTerms = manager.terms(lockName(), description(), ttl(), waitTime());
 			this.terms = lockTerms;
 		}
 		return lockTerms;

@@ -23,6 +23,7 @@ import io.github.lockable.LockConflictException;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.StoreFailurePolicy;
+import io.github.lockable.store.LockHolder;
 import io.github.lockable.store.LockHandle;
 
 import org.springframework.util.ReflectionUtils;
@@ -56,6 +57,8 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	/** The events of {@value LockMetrics#TEMPLATE_LOCK}, asked for on the first call. */
 	private volatile @Nullable LockEvents events;
+
+	private volatile @Nullable LockHolder holder;
 
 	/**
 	 * Creates the template on its own flow, without observations.
@@ -213,7 +216,16 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	/** The terms of one call, on the events every call of the template shares. */
 	private LockTerms terms(Duration ttl, Duration waitTime) {
-		return new LockTerms(ttl, waitTime, events());
+		return new LockTerms(ttl, waitTime, events(), holder());
+	}
+
+	private LockHolder holder() {
+		LockHolder lockHolder = this.holder;
+		if (lockHolder == null) {
+			lockHolder = this.flow.lockManager().holder(LockMetrics.TEMPLATE_LOCK);
+			this.holder = lockHolder;
+		}
+		return lockHolder;
 	}
 
 	private LockEvents events() {

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockHolder;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
@@ -40,6 +41,8 @@ public class LockManager {
 
 	private final HeldLocks held = new HeldLocks();
 
+	private final String instance;
+
 	/**
 	 * Creates a manager.
 	 * @param store where locks live
@@ -50,6 +53,19 @@ public class LockManager {
 	 * granted lock its release
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics) {
+		this(store, ttlWarningRatio, metrics, LockHolders.host());
+	}
+
+	/**
+	 * Creates a manager whose locks tell the store which instance holds them.
+	 * @param store where locks live
+	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
+	 * @param metrics as {@link #LockManager(LockStore, double, LockMetrics)} says
+	 * @param instance how {@link LockHolder#instance()} names this instance, such as
+	 * {@code orders@host-1}
+	 */
+	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics, String instance) {
+		this.instance = Objects.requireNonNull(instance, "instance must not be null");
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		if (!(ttlWarningRatio > 0 && ttlWarningRatio <= 1)) {
 			throw new IllegalArgumentException("ttlWarningRatio must be in (0, 1], was " + ttlWarningRatio);
@@ -81,12 +97,23 @@ public class LockManager {
 	 * The terms of the locks of one lock name: ask once per lock name and keep them, as the
 	 * metrics' meters are looked up here.
 	 * @param lock a static key or a resolver's name, never a resolved key
+	 * @param method the caller, as the log names it ({@link LockOperation#description()}),
+	 * which the store keeps beside the lock's token
 	 * @param ttl the lock's TTL
 	 * @param waitTime how long to wait for a held lock; zero tries once
 	 * @return the terms, whose events feed the lock name's meters, log lines and observations
 	 */
-	public LockTerms terms(String lock, Duration ttl, Duration waitTime) {
-		return new LockTerms(ttl, waitTime, events(lock));
+	public LockTerms terms(String lock, String method, Duration ttl, Duration waitTime) {
+		return new LockTerms(ttl, waitTime, events(lock), holder(method));
+	}
+
+	/**
+	 * Who asks for a lock, as this manager's store is told with every acquire.
+	 * @param method the caller, as the log names it
+	 * @return this instance's holder of that caller
+	 */
+	LockHolder holder(String method) {
+		return new LockHolder(this.instance, LockHolders.PID, method);
 	}
 
 	/**
@@ -109,7 +136,7 @@ public class LockManager {
 	 * @return acquired, held (still, after the wait time), or failed
 	 */
 	public AcquireResult acquire(String key, LockTerms terms) {
-		LockRequest request = new LockRequest(key, terms.ttl());
+		LockRequest request = new LockRequest(key, terms.ttl(), false, terms.holder());
 		if (terms.triesOnce()) {
 			return acquired(key, StoreStages.await(this.store.acquire(request)));
 		}
@@ -133,7 +160,7 @@ public class LockManager {
 	 * a store failure
 	 */
 	public CompletionStage<AcquireResult> acquireAsync(String key, LockTerms terms) {
-		LockRequest request = new LockRequest(key, terms.ttl(), true);
+		LockRequest request = new LockRequest(key, terms.ttl(), true, terms.holder());
 		if (terms.triesOnce()) {
 			return this.store.acquire(request).thenApply((result) -> acquired(key, result));
 		}

@@ -3,6 +3,10 @@ package io.github.lockable.core;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.lockable.store.LockHolder;
+
 /**
  * How {@link LockManager} takes one lock and whom it tells: the lock's TTL, how long to
  * wait for a held lock, and the events of the lock's name, which feed its meters, log lines
@@ -18,6 +22,8 @@ public final class LockTerms {
 
 	private final LockEvents events;
 
+	private final @Nullable LockHolder holder;
+
 	/**
 	 * Terms for a caller of {@link LockManager} that does not tell lock names apart; see
 	 * {@link LockManager#terms} for those of one lock name.
@@ -27,13 +33,14 @@ public final class LockTerms {
 	 * throws is reported and otherwise ignored
 	 */
 	public LockTerms(Duration ttl, Duration waitTime, LockMetrics metrics) {
-		this(ttl, waitTime, LockEvents.of(Objects.requireNonNull(metrics, "metrics must not be null")));
+		this(ttl, waitTime, LockEvents.of(Objects.requireNonNull(metrics, "metrics must not be null")), null);
 	}
 
-	LockTerms(Duration ttl, Duration waitTime, LockEvents events) {
+	LockTerms(Duration ttl, Duration waitTime, LockEvents events, @Nullable LockHolder holder) {
 		this.ttl = Objects.requireNonNull(ttl, "ttl must not be null");
 		this.waitTime = Objects.requireNonNull(waitTime, "waitTime must not be null");
 		this.events = events;
+		this.holder = holder;
 	}
 
 	/**
@@ -50,6 +57,14 @@ public final class LockTerms {
 	 */
 	public Duration waitTime() {
 		return this.waitTime;
+	}
+
+	/**
+	 * Who asks for the lock, for the store to keep beside its token.
+	 * @return the holder, or {@code null} when unknown
+	 */
+	@Nullable LockHolder holder() {
+		return this.holder;
 	}
 
 	LockEvents events() {

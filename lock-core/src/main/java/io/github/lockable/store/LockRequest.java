@@ -3,6 +3,8 @@ package io.github.lockable.store;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A request for one lock, validated when it is created.
  *
@@ -14,8 +16,21 @@ import java.util.Objects;
  * issue it in the acquire itself, as a caller that must not block for it later does (a
  * {@code Mono} on an event loop); otherwise a store may issue it when it is first asked for
  * ({@link LockStore#fencingToken(LockLease)})
+ * @param holder who asks, for a store to keep beside the token so that listing its locks
+ * can show it ({@link LockStore#locks(String, int)}); {@code null} when unknown
  */
-public record LockRequest(String key, Duration ttl, boolean withFencingToken) {
+public record LockRequest(String key, Duration ttl, boolean withFencingToken, @Nullable LockHolder holder) {
+
+	/**
+	 * A request of an unknown holder.
+	 * @param key the full lock key
+	 * @param ttl the lock's TTL
+	 * @param withFencingToken whether the store should issue the fencing token in the
+	 * acquire
+	 */
+	public LockRequest(String key, Duration ttl, boolean withFencingToken) {
+		this(key, ttl, withFencingToken, null);
+	}
 
 	/**
 	 * A request whose fencing token, if ever needed, is issued when first asked for.
@@ -23,7 +38,7 @@ public record LockRequest(String key, Duration ttl, boolean withFencingToken) {
 	 * @param ttl the lock's TTL
 	 */
 	public LockRequest(String key, Duration ttl) {
-		this(key, ttl, false);
+		this(key, ttl, false, null);
 	}
 
 	public LockRequest {

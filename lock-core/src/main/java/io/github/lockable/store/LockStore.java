@@ -1,6 +1,7 @@
 package io.github.lockable.store;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
@@ -99,6 +100,37 @@ public interface LockStore {
 	 */
 	default @Nullable String earlyLossCause() {
 		return null;
+	}
+
+	/**
+	 * Lists the locks held now under a key prefix, by any instance, with what the store
+	 * knows of their holders; never their tokens. For operators (the actuator endpoint) and
+	 * tests, not for deciding who may run: the answer is old once it arrives. A store bounds
+	 * the work of one call (a bounded scan), and must not block longer than its timeout.
+	 * The default fails the stage with an {@link UnsupportedOperationException}, for
+	 * stores that cannot list.
+	 * @param prefix the start of every listed key, such as {@code lockable:}
+	 * @param limit the most locks to list, at least 1
+	 * @return a stage with the locks, sorted by key, and whether there were more; or failed
+	 * with a {@link LockStoreException} when the store does not answer
+	 */
+	default CompletionStage<LockListing> locks(String prefix, int limit) {
+		return CompletableFuture.failedFuture(new UnsupportedOperationException(name() + " store cannot list its locks"));
+	}
+
+	/**
+	 * Deletes the lock on the key whoever holds it, as an operator does with a lock its
+	 * crashed holder left, and wakes its waiters as a release does. Its holder, if it still
+	 * runs, finds the lock lost when it extends or releases it; the next holder gets a
+	 * fencing token greater than every one issued before. The default fails the stage
+	 * with an {@link UnsupportedOperationException}, for stores that cannot.
+	 * @param key the full lock key
+	 * @return a stage with {@code true} when a lock was held and is deleted, {@code false}
+	 * when none was held; or failed with a {@link LockStoreException} when the store does
+	 * not answer
+	 */
+	default CompletionStage<Boolean> forceRelease(String key) {
+		return CompletableFuture.failedFuture(new UnsupportedOperationException(name() + " store cannot force a release"));
 	}
 
 }
