@@ -34,6 +34,14 @@ public final class LockKeys {
 	}
 
 	/**
+	 * The start of every full key, for listing the locks of this application.
+	 * @return {@code <prefix>:}
+	 */
+	public String prefix() {
+		return this.prefix;
+	}
+
+	/**
 	 * The full key for a part that obeys the rules.
 	 * @param part the resource part of the key
 	 * @return {@code <prefix>:<part>}
