@@ -2,7 +2,9 @@ package io.github.lockable.autoconfigure;
 
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.aop.LockableAdvice;
+import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockMetrics;
 
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,8 +34,10 @@ public class LockableEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockManager.class)
 	@ConditionalOnAvailableEndpoint
-	LockableEndpoint lockableEndpoint(LockManager lockManager, ObjectProvider<Advisor> advisors) {
-		return new LockableEndpoint(lockManager, LockableAdvice.lockableMethods(advisors));
+	LockableEndpoint lockableEndpoint(LockManager lockManager, LockKeys keys, ObjectProvider<Advisor> advisors,
+			ObjectProvider<LockMetrics> metrics) {
+		return new LockableEndpoint(lockManager, keys, LockableAdvice.lockableMethods(advisors),
+				metrics.getIfUnique(() -> LockMetrics.NONE));
 	}
 
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.github.lockable.actuate.LockableEndpoint;
+import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockManager;
 import io.github.lockable.core.LockMetrics;
 import io.github.lockable.store.LockStoreHealth;
@@ -74,8 +75,8 @@ class LockableEndpointAutoConfigurationTests {
 	void aUserEndpointBacksOffOurs() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=lockable")
 			.withBean("myEndpoint", LockableEndpoint.class,
-					() -> new LockableEndpoint(new LockManager(new MemoryLockStore(),
-							1, LockMetrics.NONE), List::of))
+					() -> new LockableEndpoint(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE),
+							new LockKeys("app", 100), List::of, LockMetrics.NONE))
 			.run((context) -> assertThat(context).hasSingleBean(LockableEndpoint.class).hasBean("myEndpoint"));
 	}
 

@@ -83,4 +83,12 @@ public interface LockMetrics {
 	default void renewed(LockRenewals.RenewalResult result) {
 	}
 
+	/**
+	 * An operator deleted a lock whoever held it (the actuator endpoint's forced release).
+	 * Called on the metrics the manager was given, not on those of a lock name: the key an
+	 * operator names has none.
+	 */
+	default void forceReleased() {
+	}
+
 }

@@ -35,7 +35,9 @@ import io.github.lockable.store.ReleaseResult;
  * {@code lockable.ttl-warning-ratio} of their TTL;</li>
  * <li>{@code lockable.renewals} (counter), {@code result}: {@code extended}, {@code lost}
  * (a renewal found the lock expired or taken while its holder still ran), {@code failed}
- * (the store did not answer; retried).</li>
+ * (the store did not answer; retried);</li>
+ * <li>{@code lockable.force-release} (counter), tagged with {@code store} only: locks an
+ * operator deleted whoever held them.</li>
  * </ul>
  */
 public class MicrometerLockMetrics implements LockMetrics {
@@ -123,6 +125,15 @@ public class MicrometerLockMetrics implements LockMetrics {
 			.tags(tags)
 			.tag("result", result)
 			.register(this.registry);
+	}
+
+	@Override
+	public void forceReleased() {
+		Counter.builder("lockable.force-release")
+			.description("Locks an operator deleted whoever held them")
+			.tag("store", this.store)
+			.register(this.registry)
+			.increment();
 	}
 
 	@Override
