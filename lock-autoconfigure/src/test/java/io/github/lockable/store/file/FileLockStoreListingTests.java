@@ -114,6 +114,10 @@ class FileLockStoreListingTests {
 		assertThat(keys(Stages.join(store.locks(longer, 10)))).containsExactly(longer + ":a", longer + ":b");
 		assertThat(keys(Stages.join(store.locks("lock:x", 10)))).containsExactly(longer + ":a", longer + ":b");
 		assertThat(Stages.join(store.locks("lock:", 10)).locks()).hasSize(3);
+		String pair = "lock:\uD83D\uDD12";
+		acquired(store, pair, HOLDER);
+		assertThat(keys(Stages.join(store.locks("lock:\uD83D", 10)))).as("a prefix ending in half of a pair")
+			.containsExactly(pair);
 	}
 
 	@Test

@@ -50,7 +50,8 @@ import org.springframework.util.Assert;
  * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
  * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
  * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
- * {@link PollBackoff}).
+ * {@link PollBackoff}). {@link #locks(String, int)} reads the lock files without the guard
+ * (see {@link LockFileListing}); {@link #forceRelease(String)} deletes one under it.
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 

@@ -84,7 +84,10 @@ record LockFileName(String base) {
 	 * @return {@code false} only when no key of that name starts with the prefix
 	 */
 	static boolean mayStartWith(String fileName, String prefix) {
-		// an unpaired surrogate, which no key has, encodes as '?': the name then only narrows less
+		if (!StandardCharsets.UTF_8.newEncoder().canEncode(prefix)) {
+			// ends in half of a pair that a key completes: its bytes are the key's, not the prefix's
+			return true;
+		}
 		String encoded = encode(prefix.getBytes(StandardCharsets.UTF_8)).toString();
 		String base = fileName.endsWith(".lock") ? fileName.substring(0, fileName.length() - 5) : fileName;
 		int hash = base.indexOf('~');
