@@ -2,8 +2,10 @@ package io.github.lockable.test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletionStage;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,10 +22,13 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockHolder;
 import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.StoredLock;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -585,6 +590,140 @@ public abstract class LockStoreContract {
 		});
 		assertThat(maxInside.get()).isEqualTo(1);
 		assertThat(acquisitions.get()).isEqualTo(threads * rounds);
+	}
+
+	// Listing and force-release, for operators and the test kit: LockStore#locks, LockStore#forceRelease
+
+	/** The holder the listing cases acquire as: this process, as the lock manager names it. */
+	private static final LockHolder HOLDER = new LockHolder("contract@localhost", ProcessHandle.current().pid(),
+			"LockStoreContract.case()");
+
+	private LockHandle acquiredBy(String key, Duration ttl) {
+		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl, true, HOLDER)));
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		return ((AcquireResult.Acquired) result).handle();
+	}
+
+	private LockListing locks(String prefix, int limit) {
+		LockListing listing = Stages.join(store().locks(prefix, limit));
+		assertThat(listing.locks()).isSortedAccordingTo(Comparator.comparing(StoredLock::key));
+		return listing;
+	}
+
+	private List<String> listedKeys(String prefix) {
+		return locks(prefix, 100).locks().stream().map(StoredLock::key).toList();
+	}
+
+	@Test
+	void heldLockIsListedUnderItsPrefixWithItsHolder() {
+		Instant before = Instant.now();
+		LockHandle handle = acquiredBy(key("listed"), LONG_TTL);
+		LockListing listing = locks(key(""), 100);
+		assertThat(listing.truncated()).isFalse();
+		assertThat(listing.locks()).singleElement().satisfies((lock) -> {
+			assertThat(lock.key()).isEqualTo(key("listed"));
+			assertThat(lock.holder()).isEqualTo(HOLDER);
+			assertThat(lock.ttlLeft()).isPositive().isLessThanOrEqualTo(LONG_TTL);
+			// by the store's clock, which may differ a little from this JVM's
+			assertThat(lock.acquiredAt()).isNotNull().isCloseTo(before, within(60, ChronoUnit.SECONDS));
+		});
+		Stages.join(handle.release());
+	}
+
+	@Test
+	void lockOfAnUnknownHolderIsListedToo() {
+		LockHandle handle = acquired(key("anonymous"), LONG_TTL).handle();
+		assertThat(listedKeys(key(""))).containsExactly(key("anonymous"));
+		Stages.join(handle.release());
+	}
+
+	@Test
+	void locksOfAnotherPrefixAreNotListed() {
+		LockHandle mine = acquiredBy(key("a:1"), LONG_TTL);
+		LockHandle sibling = acquiredBy(key("b:1"), LONG_TTL);
+		LockHandle foreign = acquiredBy("contract:" + UUID.randomUUID().toString().substring(0, 8) + ":a:1", LONG_TTL);
+		assertThat(listedKeys(key("a:"))).containsExactly(key("a:1"));
+		assertThat(listedKeys(key(""))).containsExactly(key("a:1"), key("b:1"));
+		Stages.join(mine.release());
+		Stages.join(sibling.release());
+		Stages.join(foreign.release());
+	}
+
+	@Test
+	void releasedAndExpiredLocksAreNotListed() {
+		LockHandle released = acquiredBy(key("released"), LONG_TTL);
+		LockHandle expiring = acquiredBy(key("expiring"), Duration.ofSeconds(2));
+		LockHandle kept = acquiredBy(key("kept"), LONG_TTL);
+		Stages.join(released.release());
+		assertThat(listedKeys(key(""))).doesNotContain(key("released")).contains(key("kept"));
+		await().atMost(Duration.ofSeconds(15))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> listedKeys(key("")).equals(List.of(key("kept"))));
+		assertThat(expiring.isExpired()).isTrue();
+		Stages.join(kept.release());
+	}
+
+	@Test
+	void listingNeverShowsAToken() {
+		LockHandle withHolder = acquiredBy(key("secret-listed"), LONG_TTL);
+		LockHandle anonymous = acquired(key("secret-anonymous"), LONG_TTL).handle();
+		String listing = locks(key(""), 100).toString();
+		assertThat(listing).contains(key("secret-listed"), key("secret-anonymous"))
+			.doesNotContain(withHolder.lease().token())
+			.doesNotContain(anonymous.lease().token());
+		Stages.join(withHolder.release());
+		Stages.join(anonymous.release());
+	}
+
+	@Test
+	void listingStopsAtItsLimitAndSaysSo() {
+		List<LockHandle> handles = new ArrayList<>();
+		for (String name : List.of("limit-c", "limit-a", "limit-b")) {
+			handles.add(acquiredBy(key(name), LONG_TTL));
+		}
+		LockListing cut = locks(key("limit-"), 2);
+		assertThat(cut.locks()).hasSize(2);
+		assertThat(cut.truncated()).isTrue();
+		assertThat(cut.locks()).extracting(StoredLock::key).isSubsetOf(key("limit-a"), key("limit-b"), key("limit-c"));
+		LockListing whole = locks(key("limit-"), 3);
+		assertThat(whole.truncated()).isFalse();
+		assertThat(whole.locks()).extracting(StoredLock::key)
+			.containsExactly(key("limit-a"), key("limit-b"), key("limit-c"));
+		handles.forEach((handle) -> Stages.join(handle.release()));
+	}
+
+	@Test
+	void forceReleaseFreesAHeldLockAndItsHolderFindsItLost() {
+		LockHandle old = acquiredBy(key("forced"), LONG_TTL);
+		assertThat(Stages.join(store().forceRelease(key("forced")))).isTrue();
+		assertThat(listedKeys(key(""))).isEmpty();
+		LockHandle next = acquired(key("forced"), LONG_TTL).handle();
+		assertThat(next.lease().fencingToken()).isGreaterThan(old.lease().fencingToken());
+		assertThat(Stages.join(old.extend(LONG_TTL))).isFalse();
+		assertThat(Stages.join(old.release())).isEqualTo(ReleaseResult.NOT_OWNER);
+		// the old holder's release deleted nothing of the next holder's
+		held(key("forced"), LONG_TTL);
+		assertThat(Stages.join(next.release())).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void forceReleaseOfAFreeKeyFindsNothing() {
+		assertThat(Stages.join(store().forceRelease(key("never-held")))).isFalse();
+		Stages.join(acquired(key("once-held"), LONG_TTL).handle().release());
+		assertThat(Stages.join(store().forceRelease(key("once-held")))).isFalse();
+	}
+
+	@Test
+	void awaitReleaseCompletesSoonAfterAForceRelease() throws Exception {
+		LockHandle holder = acquiredBy(key("forced-wake"), LONG_TTL);
+		CompletableFuture<Void> waiter = awaitRelease(key("forced-wake"), LONG_TTL);
+		if (wakesOnlyOnRelease()) {
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
+		}
+		assertThat(Stages.join(store().forceRelease(key("forced-wake")))).isTrue();
+		// far below the maximum wait: only the force-release can have woken it
+		assertThat(waiter.get(5, TimeUnit.SECONDS)).isNull();
+		assertThat(Stages.join(holder.release())).isEqualTo(ReleaseResult.NOT_OWNER);
 	}
 
 	/**

@@ -118,6 +118,19 @@ class LockFileFormatTests {
 				Instant.parse("2025-12-01T02:00:00Z"), Instant.parse("2025-12-01T02:15:00.5Z"), "0.9.0"));
 	}
 
+	/** A request that named its holder: two fields more, after the host, which older readers ignore. */
+	@Test
+	void holderOfTheRequestIsWrittenAfterTheHostAndReadBack() throws MalformedLockFileException {
+		LockMetadata named = new LockMetadata("lock:daily-report", "t", 17, new ProcessIdentity("build-01", 4312, null, null, null),
+				Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null, "reports@build-01", "DailyReport.run(\"eu\")");
+		String content = LockFileFormat.write(named);
+		assertThat(content).contains("\n  \"host\": \"build-01\",\n  \"instance\": \"reports@build-01\",\n"
+				+ "  \"method\": \"DailyReport.run(\\\"eu\\\")\",\n  \"startedAt\"");
+		assertThat(LockFileFormat.read(content)).isEqualTo(named);
+		assertThat(LockFileFormat.read(FULL_FILE).instance()).isNull();
+		assertThat(LockFileFormat.read(FULL_FILE).method()).isNull();
+	}
+
 	@Test
 	void punctuationInsideStringsIsNotLaidOut() throws MalformedLockFileException {
 		assertThat(writtenAndReadBack("{a},: \"b\": {\\\"}"))

@@ -19,6 +19,7 @@ import org.slf4j.event.Level;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
@@ -49,7 +50,8 @@ import org.springframework.util.Assert;
  * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
  * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
  * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
- * {@link PollBackoff}).
+ * {@link PollBackoff}). {@link #locks(String, int)} reads the lock files without the guard
+ * (see {@link LockFileListing}); {@link #forceRelease(String)} deletes one under it.
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
@@ -159,7 +161,9 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 			return held;
 		}
 		LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
-				this.identity, now, now.plus(request.ttl()), this.version);
+				this.identity, now, now.plus(request.ttl()), this.version,
+				(request.holder() != null) ? request.holder().instance() : null,
+				(request.holder() != null) ? request.holder().method() : null);
 		boolean create = state == LockFileState.Missing.INSTANCE;
 		LockDirectory.publish(lock, bytes(mine), create, false);
 		if (!create) {
@@ -174,9 +178,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	private AcquireResult.@Nullable Held held(LockFileState state, Instant now, Duration ttl) {
 		if (state instanceof Present present) {
 			LockMetadata holder = present.metadata();
-			boolean stale = holder.isExpired(now)
-					|| (this.detectDeadHolders && holder.holder().isKnownDead(this.identity));
-			return stale ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
+			return isStale(holder, now) ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
 		}
 		if (state instanceof Unreadable unreadable && now.isBefore(unreadable.modified().plus(ttl))) {
 			// held for one TTL of the request from its last change; the file's time can be finer than the clock's
@@ -185,6 +187,11 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 			return new AcquireResult.Held(ttl.minus(age), age);
 		}
 		return null;
+	}
+
+	/** The stale rule: the TTL ran out, or the holder is known to be dead. */
+	private boolean isStale(LockMetadata lock, Instant now) {
+		return lock.isExpired(now) || (this.detectDeadHolders && lock.holder().isKnownDead(this.identity));
 	}
 
 	private static void logReclaim(String key, LockFileState state, Instant now) {
@@ -246,6 +253,49 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 			LockMetadata owned = owned(LockFileName.of(lease.key()).lockFile(real), lease);
 			return (owned != null && !owned.isExpired(now())) ? lease.fencingToken() : 0L;
 		}));
+	}
+
+	/**
+	 * Reads the lock directory without its guard, skipping files being written or removed,
+	 * stale locks, and any file that is not a complete lock file.
+	 */
+	@Override
+	public CompletionStage<LockListing> locks(String prefix, int limit) {
+		Assert.isTrue(limit >= 1, () -> "limit must be at least 1, was " + limit);
+		return NonBlockingCallers.complete(() -> this.files.scan("list", "the locks under '" + prefix + "'",
+				(real) -> LockFileListing.list(real, prefix, limit, now(), (lock) -> isStale(lock, now()))));
+	}
+
+	/**
+	 * Deletes the key's lock file under the guard, as a reclaim replaces a stale one, so
+	 * that it never deletes the lock of a holder that took the key meanwhile, and wakes this
+	 * JVM's waiters. A stale lock file is deleted too, but was not held; a file that is not a
+	 * complete lock file, which an acquire takes for held, was.
+	 */
+	@Override
+	public CompletionStage<Boolean> forceRelease(String key) {
+		return NonBlockingCallers.complete(() -> {
+			boolean held = this.files.run("force-release", key, (real) -> {
+				Path lock = LockFileName.of(key).lockFile(real);
+				LockFileState state = LockDirectory.read(lock);
+				if (state == LockFileState.Missing.INSTANCE) {
+					return false;
+				}
+				Instant now = now();
+				boolean live = !(state instanceof Present present) || !isStale(present.metadata(), now);
+				Files.deleteIfExists(lock);
+				if (live && state instanceof Present present) {
+					logger.info("Force-released the lock '{}' of pid {} on {}, {}ms after it was taken", key,
+							present.metadata().holder().pid(), present.metadata().holder().host(),
+							present.metadata().age(now).toMillis());
+				}
+				return live;
+			});
+			// outside the guard, as for a release
+			this.backoff.reset(key);
+			this.waiters.released(key);
+			return held;
+		});
 	}
 
 	/** What the lock file says, if it holds the lease's token. */

@@ -78,37 +78,58 @@ final class LockDirectory {
 	 * vanished (deleted by hand or by a cleaner), prepares it again and retries once.
 	 */
 	<T> T run(String operation, String key, LockGuard.Step<T> step) {
+		return inDirectory(operation, "the lock '" + key + "'", (real) -> LockGuard.call(real, this.timeout, step));
+	}
+
+	/**
+	 * Runs a step that only reads, without the guard: every file is published whole, so a
+	 * reader sees a complete lock file or none, and a scan of many files does not keep
+	 * every acquire of the host waiting.
+	 * @param subject what the step works on, for the message of a failure
+	 */
+	<T> T scan(String operation, String subject, LockGuard.Step<T> step) {
+		return inDirectory(operation, subject, step::run);
+	}
+
+	private <T> T inDirectory(String operation, String subject, InDirectory<T> step) {
 		try {
 			Path real = prepared();
 			try {
-				return LockGuard.call(real, this.timeout, step);
+				return step.run(real);
 			}
 			catch (NoSuchFileException ex) {
 				if (Files.isDirectory(real)) {
 					throw ex;
 				}
 				this.prepared = null;
-				return LockGuard.call(prepared(), this.timeout, step);
+				return step.run(prepared());
 			}
 		}
 		catch (IOException ex) {
-			throw failure(operation, key, ex.getMessage(), CODES.getOrDefault(ex.getClass(), LockStoreException.GENERIC_CODE), ex);
+			throw failure(operation, subject, ex.getMessage(), CODES.getOrDefault(ex.getClass(), LockStoreException.GENERIC_CODE), ex);
 		}
 		catch (TimeoutException ex) {
-			throw failure(operation, key, "its guard stayed taken for " + this.timeout.toMillis()
+			throw failure(operation, subject, "its guard stayed taken for " + this.timeout.toMillis()
 					+ "ms (another process is stopped or stuck while holding it)", "TIMEOUT", ex);
 		}
 		catch (UnsafeLockDirectoryException ex) {
-			throw failure(operation, key, ex.getMessage(), "UNSAFE_DIRECTORY", ex);
+			throw failure(operation, subject, ex.getMessage(), "UNSAFE_DIRECTORY", ex);
 		}
 		catch (RuntimeException ex) {
 			throw (ex instanceof LockStoreException) ? ex
-					: failure(operation, key, ex.toString(), LockStoreException.GENERIC_CODE, ex);
+					: failure(operation, subject, ex.toString(), LockStoreException.GENERIC_CODE, ex);
 		}
 	}
 
-	private LockStoreException failure(String operation, String key, @Nullable String why, String code, Exception cause) {
-		return new LockStoreException("Cannot " + operation + " the lock '" + key + "' in " + this.directory + ": " + why,
+	@FunctionalInterface
+	private interface InDirectory<T> {
+
+		T run(Path real) throws IOException, TimeoutException;
+
+	}
+
+	private LockStoreException failure(String operation, String subject, @Nullable String why, String code, Exception cause) {
+		return new LockStoreException("Cannot " + operation + " " + subject + " in " + this.directory + ": " + why,
 				code, cause);
 	}
 

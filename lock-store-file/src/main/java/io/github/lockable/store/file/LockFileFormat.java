@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  *   "job": "lock:daily-report",
  *   "pid": 4312,
  *   "host": "build-01",
+ *   "instance": "reports@build-01",
+ *   "method": "DailyReport.run()",
  *   "startedAt": "2026-07-27T23:00:00.120Z",
  *   "expiresAt": "2026-07-27T23:30:00.120Z",
  *   "version": "1.4.2",
@@ -37,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  * beyond ASCII as lower-case ones. Reading ignores unknown fields and refuses anything else
  * that is not exactly such an object, so a half-written or foreign file is malformed, never
  * misread. A file without {@code fencingToken}, from before there were fencing tokens,
- * reads as token 0.
+ * reads as token 0. {@code instance} and {@code method} are written only when the request
+ * named its holder, and a file without them, as from before there were holders, reads as
+ * an unknown holder.
  */
 final class LockFileFormat {
 
@@ -66,6 +70,10 @@ final class LockFileFormat {
 		field(file, "job", metadata.job());
 		field(file, "pid", holder.pid());
 		field(file, "host", holder.host());
+		if (metadata.instance() != null || metadata.method() != null) {
+			field(file, "instance", metadata.instance());
+			field(file, "method", metadata.method());
+		}
 		field(file, "startedAt", metadata.startedAt().toString());
 		field(file, "expiresAt", metadata.expiresAt().toString());
 		field(file, "version", metadata.version());
@@ -121,7 +129,8 @@ final class LockFileFormat {
 							value(fields, "processStartTicks", Long.class, false)),
 					Instant.parse(value(fields, "startedAt", String.class, true)),
 					Instant.parse(value(fields, "expiresAt", String.class, true)),
-					value(fields, "version", String.class, false));
+					value(fields, "version", String.class, false), value(fields, "instance", String.class, false),
+					value(fields, "method", String.class, false));
 		}
 		catch (DateTimeParseException ex) {
 			throw new MalformedLockFileException("Lock file has an invalid instant");

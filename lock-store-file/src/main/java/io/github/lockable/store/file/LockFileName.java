@@ -45,16 +45,7 @@ record LockFileName(String base) {
 			throw new IllegalArgumentException("A lock key has no unpaired surrogate");
 		}
 		byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-		StringBuilder name = new StringBuilder(bytes.length + 16);
-		for (int i = 0; i < bytes.length; i++) {
-			int b = bytes[i] & 0xff;
-			if (isSafe(b) && !(i == 0 && b == '.')) {
-				name.append((char) b);
-			}
-			else {
-				name.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
-			}
-		}
+		StringBuilder name = encode(bytes);
 		if (name.length() > READABLE_LENGTH) {
 			int cut = READABLE_LENGTH;
 			// do not split an escape: %XX is three characters
@@ -68,6 +59,43 @@ record LockFileName(String base) {
 			name.append('~').append(sha256(bytes));
 		}
 		return new LockFileName(name.toString());
+	}
+
+	private static StringBuilder encode(byte[] bytes) {
+		StringBuilder name = new StringBuilder(bytes.length + 16);
+		for (int i = 0; i < bytes.length; i++) {
+			int b = bytes[i] & 0xff;
+			if (isSafe(b) && !(i == 0 && b == '.')) {
+				name.append((char) b);
+			}
+			else {
+				name.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
+			}
+		}
+		return name;
+	}
+
+	/**
+	 * Whether a lock file name may be that of a key starting with the prefix, judged by the
+	 * name alone: the encoding of a key starts with the encoding of each of its prefixes,
+	 * and a hashed name keeps only a readable start of it.
+	 * @param fileName the name of a lock file, {@code .lock} included
+	 * @param prefix the start of the keys looked for, possibly empty
+	 * @return {@code false} only when no key of that name starts with the prefix
+	 */
+	static boolean mayStartWith(String fileName, String prefix) {
+		if (!StandardCharsets.UTF_8.newEncoder().canEncode(prefix)) {
+			// ends in half of a pair that a key completes: its bytes are the key's, not the prefix's
+			return true;
+		}
+		String encoded = encode(prefix.getBytes(StandardCharsets.UTF_8)).toString();
+		String base = fileName.endsWith(".lock") ? fileName.substring(0, fileName.length() - 5) : fileName;
+		int hash = base.indexOf('~');
+		if (hash < 0) {
+			return base.startsWith(encoded);
+		}
+		String readable = base.substring(0, hash);
+		return readable.startsWith(encoded) || encoded.startsWith(readable);
 	}
 
 	private static boolean isSafe(int b) {

@@ -20,9 +20,19 @@ import org.jspecify.annotations.Nullable;
  * @param startedAt when the lock was acquired
  * @param expiresAt when the lock becomes stale unless extended
  * @param version the holder's application version, if known
+ * @param instance the holder's application instance ({@code LockHolder.instance()}), if
+ * the request named it; {@code null} in a lock file written before there were holders
+ * @param method the caller that holds the lock ({@code LockHolder.method()}), if the
+ * request named it
  */
 record LockMetadata(String job, String token, long fencingToken, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
-		@Nullable String version) {
+		@Nullable String version, @Nullable String instance, @Nullable String method) {
+
+	/** Metadata of a holder that named neither its instance nor its method. */
+	LockMetadata(String job, String token, long fencingToken, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
+			@Nullable String version) {
+		this(job, token, fencingToken, holder, startedAt, expiresAt, version, null, null);
+	}
 
 	boolean isExpired(Instant now) {
 		return !now.isBefore(this.expiresAt);
@@ -43,13 +53,15 @@ record LockMetadata(String job, String token, long fencingToken, ProcessIdentity
 	}
 
 	LockMetadata withExpiresAt(Instant expiresAt) {
-		return new LockMetadata(this.job, this.token, this.fencingToken, this.holder, this.startedAt, expiresAt, this.version);
+		return new LockMetadata(this.job, this.token, this.fencingToken, this.holder, this.startedAt, expiresAt, this.version,
+				this.instance, this.method);
 	}
 
 	@Override
 	public String toString() {
 		return "LockMetadata[job=" + this.job + ", fencingToken=" + this.fencingToken + ", holder=" + this.holder + ", startedAt=" + this.startedAt
-				+ ", expiresAt=" + this.expiresAt + ", version=" + this.version + "]";
+				+ ", expiresAt=" + this.expiresAt + ", version=" + this.version + ", instance=" + this.instance + ", method="
+				+ this.method + "]";
 	}
 
 }
