@@ -77,7 +77,7 @@ class OperatingLocksHttpTests {
 		Reports reports = beta.getBean(Reports.class);
 		CompletableFuture<Void> report = CompletableFuture.runAsync(reports::run);
 		try (HeldLock held = alpha.getBean(LockTemplate.class).tryLock("nightly", Duration.ofMinutes(1)).orElseThrow()) {
-			assertThat(reports.entered.await(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(reports.awaitEntered()).isTrue();
 			String token = ((DefaultHeldLock) held).handles().get(0).lease().token();
 			long fencingToken = held.fencingToken();
 
@@ -130,7 +130,7 @@ class OperatingLocksHttpTests {
 				.satisfies((lost) -> assertThat(lost.count()).isEqualTo(1));
 		}
 		finally {
-			reports.exit.countDown();
+			reports.exit();
 			report.get(30, TimeUnit.SECONDS);
 		}
 	}
@@ -181,9 +181,18 @@ class OperatingLocksHttpTests {
 
 	static class Reports {
 
-		final CountDownLatch entered = new CountDownLatch(1);
+		private final CountDownLatch entered = new CountDownLatch(1);
 
-		final CountDownLatch exit = new CountDownLatch(1);
+		private final CountDownLatch exit = new CountDownLatch(1);
+
+		// Through the proxy: a class proxy's own fields are not the target's
+		public boolean awaitEntered() throws InterruptedException {
+			return this.entered.await(30, TimeUnit.SECONDS);
+		}
+
+		public void exit() {
+			this.exit.countDown();
+		}
 
 		@Lockable(key = "report", ttl = "1m")
 		public void run() {
