@@ -2,6 +2,8 @@ package io.github.lockable.store.memory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,14 +11,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
+import io.github.lockable.store.LockHolder;
+import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.ReleaseWaiters;
+import io.github.lockable.store.StoredLock;
 
 /**
  * A {@link LockStore} inside one JVM, for tests and single-instance applications. TTLs run
@@ -83,15 +90,17 @@ public final class MemoryLockStore implements LockStore {
 		long requested = System.nanoTime();
 		long now = this.nanoClock.getAsLong();
 		String token = LockTokens.next();
+		Instant acquiredAt = Instant.now();
 		// The fencing token is drawn inside compute, under the key's lock: drawn after it, an
 		// acquirer stalled past its TTL could draw a larger token than the next owner's.
 		Entry winner = this.locks.compute(request.key(),
 				(key, current) -> (current == null || current.isExpired(now))
-						? new Entry(token, nextFencingToken(), now, now + request.ttl().toNanos())
+						? new Entry(token, nextFencingToken(), now, now + request.ttl().toNanos(), request.holder(),
+								acquiredAt)
 						: current);
 		sweepNow(now);
 		if (winner.token.equals(token)) {
-			LockLease lease = new LockLease(request.key(), token, winner.fencingToken, Instant.now(), request.ttl());
+			LockLease lease = new LockLease(request.key(), token, winner.fencingToken, acquiredAt, request.ttl());
 			return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
 		}
 		return new AcquireResult.Held(Duration.ofNanos(winner.expiresAt - now), Duration.ofNanos(now - winner.acquiredAt));
@@ -150,7 +159,8 @@ public final class MemoryLockStore implements LockStore {
 				return current;
 			}
 			extended[0] = true;
-			return new Entry(current.token, current.fencingToken, current.acquiredAt, now + ttl.toNanos());
+			return new Entry(current.token, current.fencingToken, current.acquiredAt, now + ttl.toNanos(), current.holder,
+					current.acquiredInstant);
 		});
 		return extended[0];
 	}
@@ -178,6 +188,34 @@ public final class MemoryLockStore implements LockStore {
 		return CompletableFuture.completedFuture(owned ? current.fencingToken : 0L);
 	}
 
+	@Override
+	public CompletionStage<LockListing> locks(String prefix, int limit) {
+		long now = this.nanoClock.getAsLong();
+		TreeMap<String, Entry> live = new TreeMap<>();
+		this.locks.forEach((key, entry) -> {
+			if (key.startsWith(prefix) && !entry.isExpired(now)) {
+				live.put(key, entry);
+			}
+		});
+		List<StoredLock> listed = live.entrySet()
+			.stream()
+			.limit(limit)
+			.map((lock) -> new StoredLock(lock.getKey(), Duration.ofNanos(lock.getValue().expiresAt - now),
+					lock.getValue().holder, lock.getValue().acquiredInstant))
+			.toList();
+		return CompletableFuture.completedFuture(new LockListing(listed, live.size() > limit));
+	}
+
+	@Override
+	public CompletionStage<Boolean> forceRelease(String key) {
+		long now = this.nanoClock.getAsLong();
+		Entry removed = this.locks.remove(key);
+		if (removed != null) {
+			this.waiters.released(key);
+		}
+		return CompletableFuture.completedFuture(removed != null && !removed.isExpired(now));
+	}
+
 	/**
 	 * Number of keys currently held, expired ones not yet swept included.
 	 * @return the number of entries
@@ -196,7 +234,8 @@ public final class MemoryLockStore implements LockStore {
 		this.locks.values().removeIf((entry) -> entry.isExpired(now));
 	}
 
-	private record Entry(String token, long fencingToken, long acquiredAt, long expiresAt) {
+	private record Entry(String token, long fencingToken, long acquiredAt, long expiresAt, @Nullable LockHolder holder,
+			Instant acquiredInstant) {
 
 		boolean isExpired(long now) {
 			return now - this.expiresAt >= 0;
