@@ -55,10 +55,8 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	private final OutageLogThrottle storeOutage = new OutageLogThrottle(OutageLogThrottle.DEFAULT_SUMMARY_INTERVAL);
 
-	/** The events of {@value LockMetrics#TEMPLATE_LOCK}, asked for on the first call. */
-	private volatile @Nullable LockEvents events;
-
-	private volatile @Nullable LockHolder holder;
+	/** The events and holder of {@value LockMetrics#TEMPLATE_LOCK}, asked for on the first call. */
+	private volatile @Nullable Shared shared;
 
 	/**
 	 * Creates the template on its own flow, without observations.
@@ -216,25 +214,26 @@ public final class DefaultLockTemplate implements LockTemplate {
 
 	/** The terms of one call, on the events every call of the template shares. */
 	private LockTerms terms(Duration ttl, Duration waitTime) {
-		return new LockTerms(ttl, waitTime, events(), holder());
+		Shared templateShared = shared();
+		return new LockTerms(ttl, waitTime, templateShared.events(), templateShared.holder());
 	}
 
-	private LockHolder holder() {
-		LockHolder lockHolder = this.holder;
-		if (lockHolder == null) {
-			lockHolder = this.flow.lockManager().holder(LockMetrics.TEMPLATE_LOCK);
-			this.holder = lockHolder;
+	/** What every call of the template shares, from the lock manager, on first use. */
+	private Shared shared() {
+		Shared current = this.shared;
+		if (current == null) {
+			LockManager manager = this.flow.lockManager();
+			current = new Shared(manager.events(LockMetrics.TEMPLATE_LOCK), manager.holder(LockMetrics.TEMPLATE_LOCK));
+			this.shared = current;
 		}
-		return lockHolder;
+		return current;
 	}
 
 	private LockEvents events() {
-		LockEvents lockEvents = this.events;
-		if (lockEvents == null) {
-			lockEvents = this.flow.lockManager().events(LockMetrics.TEMPLATE_LOCK);
-			this.events = lockEvents;
-		}
-		return lockEvents;
+		return shared().events();
+	}
+
+	private record Shared(LockEvents events, LockHolder holder) {
 	}
 
 	private static Method templateMethod(String name, Class<?>... parameterTypes) {

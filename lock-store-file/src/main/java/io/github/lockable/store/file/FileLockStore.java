@@ -262,8 +262,10 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<LockListing> locks(String prefix, int limit) {
 		Assert.isTrue(limit >= 1, () -> "limit must be at least 1, was " + limit);
-		return NonBlockingCallers.complete(() -> this.files.scan("list", "the locks under '" + prefix + "'",
-				(real) -> LockFileListing.list(real, prefix, limit, now(), (lock) -> isStale(lock, now()))));
+		return NonBlockingCallers.complete(() -> this.files.scan("list", "the locks under '" + prefix + "'", (real) -> {
+			Instant now = now();
+			return LockFileListing.list(real, prefix, limit, now, (lock) -> isStale(lock, now));
+		}));
 	}
 
 	/**
@@ -281,15 +283,18 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 				if (state == LockFileState.Missing.INSTANCE) {
 					return false;
 				}
-				Instant now = now();
-				boolean live = !(state instanceof Present present) || !isStale(present.metadata(), now);
 				Files.deleteIfExists(lock);
-				if (live && state instanceof Present present) {
-					logger.info("Force-released the lock '{}' of pid {} on {}, {}ms after it was taken", key,
-							present.metadata().holder().pid(), present.metadata().holder().host(),
-							present.metadata().age(now).toMillis());
+				if (!(state instanceof Present present)) {
+					return true;
 				}
-				return live;
+				Instant now = now();
+				if (isStale(present.metadata(), now)) {
+					return false;
+				}
+				logger.info("Force-released the lock '{}' of pid {} on {}, {}ms after it was taken", key,
+						present.metadata().holder().pid(), present.metadata().holder().host(),
+						present.metadata().age(now).toMillis());
+				return true;
 			});
 			// outside the guard, as for a release
 			this.backoff.reset(key);

@@ -43,11 +43,12 @@ final class LockFileListing {
 	static LockListing list(Path directory, String prefix, int limit, Instant now, Predicate<LockMetadata> stale)
 			throws IOException {
 		List<StoredLock> locks = new ArrayList<>();
+		Predicate<String> mayMatch = LockFileName.mayStartWith(prefix);
 		boolean truncated = false;
 		try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.lock")) {
 			for (Path file : files) {
 				String name = file.getFileName().toString();
-				if (name.startsWith(".") || !LockFileName.mayStartWith(name, prefix)) {
+				if (name.startsWith(".") || !mayMatch.test(name)) {
 					continue;
 				}
 				LockFileState state;

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.function.Predicate;
 
 /**
  * The file name of a lock key: a single path element that can never leave the lock
@@ -76,26 +77,28 @@ record LockFileName(String base) {
 	}
 
 	/**
-	 * Whether a lock file name may be that of a key starting with the prefix, judged by the
+	 * Which lock file names may be those of a key starting with the prefix, judged by the
 	 * name alone: the encoding of a key starts with the encoding of each of its prefixes,
-	 * and a hashed name keeps only a readable start of it.
-	 * @param fileName the name of a lock file, {@code .lock} included
+	 * and a hashed name keeps only a readable start of it. The prefix is encoded once.
 	 * @param prefix the start of the keys looked for, possibly empty
-	 * @return {@code false} only when no key of that name starts with the prefix
+	 * @return a test of a lock file's name, {@code .lock} included, that is {@code false}
+	 * only when no key of that name starts with the prefix
 	 */
-	static boolean mayStartWith(String fileName, String prefix) {
+	static Predicate<String> mayStartWith(String prefix) {
 		if (!StandardCharsets.UTF_8.newEncoder().canEncode(prefix)) {
 			// ends in half of a pair that a key completes: its bytes are the key's, not the prefix's
-			return true;
+			return (fileName) -> true;
 		}
 		String encoded = encode(prefix.getBytes(StandardCharsets.UTF_8)).toString();
-		String base = fileName.endsWith(".lock") ? fileName.substring(0, fileName.length() - 5) : fileName;
-		int hash = base.indexOf('~');
-		if (hash < 0) {
-			return base.startsWith(encoded);
-		}
-		String readable = base.substring(0, hash);
-		return readable.startsWith(encoded) || encoded.startsWith(readable);
+		return (fileName) -> {
+			String base = fileName.endsWith(".lock") ? fileName.substring(0, fileName.length() - 5) : fileName;
+			int hash = base.indexOf('~');
+			if (hash < 0) {
+				return base.startsWith(encoded);
+			}
+			String readable = base.substring(0, hash);
+			return readable.startsWith(encoded) || encoded.startsWith(readable);
+		};
 	}
 
 	private static boolean isSafe(int b) {
