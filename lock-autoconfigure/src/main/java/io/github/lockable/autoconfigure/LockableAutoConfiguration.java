@@ -9,6 +9,7 @@ import io.github.lockable.Lockable;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.aop.LockableAdvice;
 import io.github.lockable.core.DefaultLockTemplate;
+import io.github.lockable.core.LockEventListener;
 import io.github.lockable.core.LockFlow;
 import io.github.lockable.core.LockKeys;
 import io.github.lockable.core.LockHolders;
@@ -67,7 +68,7 @@ public class LockableAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockManager lockManager(ObjectProvider<LockStore> store, LockableProperties properties,
-			ObjectProvider<LockMetrics> metrics, Environment environment) {
+			ObjectProvider<LockMetrics> metrics, ObjectProvider<LockEventListener> listener, Environment environment) {
 		LockStore lockStore = store.getIfUnique();
 		if (lockStore == null) {
 			long stores = store.stream().count();
@@ -76,7 +77,7 @@ public class LockableAutoConfiguration {
 					: missingStore(properties.getStore())));
 		}
 		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE),
-				LockHolders.instance(environment.getProperty("spring.application.name")));
+				LockHolders.instance(environment.getProperty("spring.application.name")), listener.getIfUnique());
 	}
 
 	@Bean

@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
  * caller cancelled, or a write in a transaction its caller has not committed yet. Against
  * a real Redis.
  */
-@SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "lockable.store=redis")
 @ExtendWith(RedisExtension.class)
 class ExclusionOnEveryPathTests {
 

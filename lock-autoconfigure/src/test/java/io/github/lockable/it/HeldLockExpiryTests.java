@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  * subclass runs the same on the memory store.
  */
 @SpringBootTest(classes = HeldLockExpiryTests.ExpiryApplication.class,
-		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lockable.key-prefix=expiry")
+		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = { "lockable.store=redis", "lockable.key-prefix=expiry" })
 class HeldLockExpiryTests {
 
 	/** Short enough to run out in the test, long enough for a loaded machine to check it first. */

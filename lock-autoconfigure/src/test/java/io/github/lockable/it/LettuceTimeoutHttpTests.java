@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * the next request for the same key runs instead of getting 409 for the lock's whole TTL.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "spring.data.redis.timeout=200ms", "lockable.acquire-timeout=5s",
+		properties = { "lockable.store=redis", "spring.data.redis.timeout=200ms", "lockable.acquire-timeout=5s",
 				// Far longer than every wait of the test: a lock left behind cannot go unnoticed.
 				"lockable.default-ttl=60s" })
 @ExtendWith(OutputCaptureExtension.class)

@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * answering {@code false} and {@code isHeld()} turning {@code false}); and the second
  * holder's fencing token is greater than the first's.
  */
-@SpringBootTest(classes = LockLostToExpiryTests.Application.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@SpringBootTest(classes = LockLostToExpiryTests.Application.class, webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lockable.store=redis")
 @ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
 class LockLostToExpiryTests {
 

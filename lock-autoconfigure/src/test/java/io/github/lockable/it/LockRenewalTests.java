@@ -60,7 +60,7 @@ import static org.awaitility.Awaitility.await;
  * work runs, a lost lock is reported, and a renewal never outlives its release.
  */
 @SpringBootTest(classes = LockRenewalTests.RenewalApplication.class,
-		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lockable.key-prefix=renew")
+		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = { "lockable.store=redis", "lockable.key-prefix=renew" })
 @ExtendWith(OutputCaptureExtension.class)
 class LockRenewalTests {
 

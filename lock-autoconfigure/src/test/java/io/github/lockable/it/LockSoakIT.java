@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("slow")
 @SpringBootTest(classes = LockSoakIT.SoakApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "lockable.key-prefix=soak", "lockable.acquire-timeout=15s" })
+		properties = { "lockable.store=redis", "lockable.key-prefix=soak", "lockable.acquire-timeout=15s" })
 class LockSoakIT {
 
 	private static final int HEAP_TOLERANCE_MB = 4;

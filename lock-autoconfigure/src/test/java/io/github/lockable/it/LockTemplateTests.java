@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * Locks in code through the auto-configured {@link LockTemplate}, against a real Redis.
  */
 @SpringBootTest(classes = LockTemplateTests.TemplateApplication.class,
-		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lockable.key-prefix=tpl")
+		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = { "lockable.store=redis", "lockable.key-prefix=tpl" })
 class LockTemplateTests {
 
 	private static final Duration TTL = Duration.ofSeconds(20);

@@ -47,7 +47,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Lockable end to end: real HTTP into a real application, locks in a real Redis.
  */
-@SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "lockable.store=redis")
 @ExtendWith(OutputCaptureExtension.class)
 class LockableHttpTests extends GatedHttpTests {
 

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * details.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "spring.mvc.problemdetails.enabled=true")
+		properties = { "lockable.store=redis", "spring.mvc.problemdetails.enabled=true" })
 class ProblemDetailsEnabledTests extends GatedHttpTests {
 
 	@DynamicPropertySource

@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  * first has not committed. R2DBC on H2, a real Redis, the real auto-configuration.
  */
 @SpringBootTest(classes = ReactiveTransactionLockTests.ReactiveTransactionApplication.class,
-		webEnvironment = SpringBootTest.WebEnvironment.NONE)
+		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lockable.store=redis")
 class ReactiveTransactionLockTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * meanwhile, and locks once a Redis starts on that port, without a restart.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "lockable.acquire-timeout=500ms", "spring.data.redis.timeout=5s",
+		properties = { "lockable.store=redis", "lockable.acquire-timeout=500ms", "spring.data.redis.timeout=5s",
 				"spring.data.redis.connect-timeout=5s" })
 @DirtiesContext
 class RedisDownAtStartupHttpTests extends GatedHttpTests {

@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * stays in the store, and locking resumes with Redis without restarting the application.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "lockable.acquire-timeout=500ms",
+		properties = { "lockable.store=redis", "lockable.acquire-timeout=500ms",
 				// Lettuce's own bounds stay far above the acquire timeout: the test proves Lockable's.
 				"spring.data.redis.timeout=20s", "spring.data.redis.connect-timeout=20s" })
 @ExtendWith(OutputCaptureExtension.class)

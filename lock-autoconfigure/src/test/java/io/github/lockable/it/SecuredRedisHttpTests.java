@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * server and the application's credentials through a {@code @DynamicPropertySource}.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "lockable.acquire-timeout=5s")
+		properties = { "lockable.store=redis", "lockable.acquire-timeout=5s" })
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
 abstract class SecuredRedisHttpTests extends GatedHttpTests {

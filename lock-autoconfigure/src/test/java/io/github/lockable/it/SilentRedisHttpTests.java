@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * opening the connection included, instead of queueing behind Lettuce's timeouts.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "lockable.acquire-timeout=500ms",
+		properties = { "lockable.store=redis", "lockable.acquire-timeout=500ms",
 				// Lettuce's own bounds stay far above the acquire timeout: the test proves Lockable's.
 				"spring.data.redis.timeout=10s", "spring.data.redis.connect-timeout=10s" })
 @DirtiesContext

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and says so.
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "lockable.store-failure=proceed", "lockable.acquire-timeout=300ms" })
+		properties = { "lockable.store=redis", "lockable.store-failure=proceed", "lockable.acquire-timeout=300ms" })
 @ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
 class StoreFailureProceedTests extends GatedHttpTests {
 

@@ -57,7 +57,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = { LockableWebApplication.class, TokenSecrecyTests.ExceptionRecorder.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "logging.level.io.github.lockable=TRACE", "management.endpoints.web.exposure.include=lockable" })
+		properties = { "lockable.store=redis", "logging.level.io.github.lockable=TRACE", "management.endpoints.web.exposure.include=lockable" })
 @ExtendWith({ OutputCaptureExtension.class, RedisExtension.class })
 class TokenSecrecyTests extends GatedHttpTests {
 

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Arguments of a {@code @Validated} bean are checked before its lock is taken and before its
  * transaction begins: an invalid call never waits for, takes or is refused by the lock.
  */
-@SpringBootTest(classes = ValidatedApplication.class)
+@SpringBootTest(classes = ValidatedApplication.class, properties = "lockable.store=redis")
 @ExtendWith(OutputCaptureExtension.class)
 class ValidationBeforeLockTests {
 

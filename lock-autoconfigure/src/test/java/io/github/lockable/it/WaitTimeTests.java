@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * time, a caller gives up after its wait, and a {@code Mono} waits without blocking.
  */
 @SpringBootTest(classes = WaitTimeTests.WaitingApplication.class,
-		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lockable.key-prefix=wait")
+		webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = { "lockable.store=redis", "lockable.key-prefix=wait" })
 class WaitTimeTests {
 
 	@Autowired

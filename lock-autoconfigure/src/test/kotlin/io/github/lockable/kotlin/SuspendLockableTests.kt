@@ -44,7 +44,7 @@ import kotlin.time.Duration.Companion.seconds
  * Spring's proxy hands the advice a Publisher for the coroutine while the method's declared
  * return type is `Object`; these tests pin down that the lock is held like a `Mono`'s.
  */
-@SpringBootTest(classes = [SuspendLockableApplication::class], webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@SpringBootTest(classes = [SuspendLockableApplication::class], webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = ["lockable.store=redis"])
 class SuspendLockableTests {
 
 	companion object {

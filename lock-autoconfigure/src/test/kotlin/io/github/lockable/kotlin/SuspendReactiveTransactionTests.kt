@@ -34,7 +34,7 @@ import kotlin.time.Duration.Companion.seconds
  * A `suspend` function runs as a Mono through the same advice: called inside a reactive
  * transaction its caller began, it holds its lock until that transaction completes.
  */
-@SpringBootTest(classes = [SuspendTransactionApplication::class], webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@SpringBootTest(classes = [SuspendTransactionApplication::class], webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = ["lockable.store=redis"])
 class SuspendReactiveTransactionTests {
 
 	companion object {

@@ -16,7 +16,8 @@ import io.github.lockable.store.ReleaseResult;
  * acquire ended, its release, its renewals, the end of the call) is reported here once, and
  * from here reaches the meters (the user's {@link LockMetrics}, through
  * {@link GuardedLockMetrics}), the log ({@link LockLog}) and the call's observations
- * ({@link LockObservations}), so that the three always tell the same story. The deciders
+ * ({@link LockObservations}), so that the three always tell the same story, and to the
+ * {@link LockEventListener} when there is one (the test kit's). The deciders
  * ({@link AcquireDecisions}, {@link LockManager}, {@link LockRenewals}, {@link LockFlow})
  * say what happened; nothing else calls the meters or the log.
  * <p>
@@ -27,12 +28,15 @@ import io.github.lockable.store.ReleaseResult;
 final class LockEvents {
 
 	/** No meters; the log and the observations still hear every event. */
-	static final LockEvents NONE = new LockEvents(GuardedLockMetrics.NONE);
+	static final LockEvents NONE = new LockEvents(GuardedLockMetrics.NONE, null);
 
 	private final GuardedLockMetrics metrics;
 
-	private LockEvents(GuardedLockMetrics metrics) {
+	private final @Nullable LockEventListener listener;
+
+	private LockEvents(GuardedLockMetrics metrics, @Nullable LockEventListener listener) {
 		this.metrics = metrics;
+		this.listener = listener;
 	}
 
 	/**
@@ -40,8 +44,16 @@ final class LockEvents {
 	 * @param metrics the user's metrics; a hook that throws is reported and otherwise ignored
 	 */
 	static LockEvents of(LockMetrics metrics) {
+		return of(metrics, null);
+	}
+
+	/**
+	 * As {@link #of(LockMetrics)}, with a listener to every call's outcomes.
+	 * @param listener hears each call's outcomes, or {@code null}
+	 */
+	static LockEvents of(LockMetrics metrics, @Nullable LockEventListener listener) {
 		GuardedLockMetrics guarded = GuardedLockMetrics.guard(metrics);
-		return (guarded == GuardedLockMetrics.NONE) ? NONE : new LockEvents(guarded);
+		return (guarded == GuardedLockMetrics.NONE && listener == null) ? NONE : new LockEvents(guarded, listener);
 	}
 
 	/**
@@ -53,7 +65,8 @@ final class LockEvents {
 		if (bound == this.metrics) {
 			return this;
 		}
-		return (bound == GuardedLockMetrics.NONE) ? NONE : new LockEvents(bound);
+		return (bound == GuardedLockMetrics.NONE && this.listener == null) ? NONE
+				: new LockEvents(bound, this.listener);
 	}
 
 	/**
@@ -65,6 +78,7 @@ final class LockEvents {
 		acquireEnded(result, waited);
 		LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
 		storeAnswered(operation, store);
+		tell(operation, result.handle().lease().key(), LockEventListener.Outcome.ACQUIRED);
 	}
 
 	/**
@@ -82,6 +96,7 @@ final class LockEvents {
 		else {
 			LockLog.conflicted(operation, key, store, held);
 		}
+		tell(operation, key, skipped ? LockEventListener.Outcome.SKIPPED : LockEventListener.Outcome.REFUSED);
 	}
 
 	/**
@@ -94,6 +109,7 @@ final class LockEvents {
 		LockObservations.acquired(acquisition, Outcome.FAILED, failed.cause());
 		LockLog.storeFailed(operation, key, store, failed.cause(), proceeding,
 				operation.storeOutage().failed(failed.cause().getCode(), System.nanoTime()));
+		tell(operation, key, LockEventListener.Outcome.STORE_FAILED);
 	}
 
 	/**
@@ -147,9 +163,12 @@ final class LockEvents {
 		LockLog.releaseHandedOff(operation, key, store, releaseError, error);
 	}
 
-	/** The call ran under the lock and the lock was released. Never throws. */
+	/**
+	 * The call ran under the lock and the lock was released. Never throws.
+	 * @param released what the release found, or {@code null} when the store did not answer
+	 */
 	void finished(LockOperation operation, String key, String store, LockHandle handle, @Nullable Throwable error,
-			boolean cancelled) {
+			boolean cancelled, @Nullable ReleaseResult released) {
 		if (LockLog.isFinishLogged(operation)) {
 			try {
 				LockLog.finished(operation, key, store, handle.elapsed(), error, cancelled);
@@ -157,6 +176,11 @@ final class LockEvents {
 			catch (RuntimeException ex) {
 				// The lock is released; a log appender's trouble must not mask the call's result.
 			}
+		}
+		if (this.listener != null) {
+			tell(operation, key, (released == null) ? LockEventListener.Outcome.STORE_FAILED
+					: (released == ReleaseResult.NOT_OWNER) ? LockEventListener.Outcome.LOST
+							: LockEventListener.Outcome.RELEASED);
 		}
 	}
 
@@ -178,6 +202,18 @@ final class LockEvents {
 	 */
 	void lost(LockOperation operation, String key, String store, LockHandle handle, String cause) {
 		LockLog.lost(operation, key, store, handle.elapsed(), cause);
+	}
+
+	private void tell(LockOperation operation, String key, LockEventListener.Outcome outcome) {
+		LockEventListener eventListener = this.listener;
+		if (eventListener != null) {
+			try {
+				eventListener.lockEvent(operation.resourcePart(key), operation.description(), outcome);
+			}
+			catch (RuntimeException ex) {
+				// A listener's trouble must not stand between a lock and its release.
+			}
+		}
 	}
 
 	private void acquireEnded(AcquireResult result, @Nullable Duration waited) {

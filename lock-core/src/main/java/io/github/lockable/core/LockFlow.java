@@ -18,6 +18,7 @@ import io.github.lockable.StoreFailurePolicy;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.ReleaseResult;
 
 import org.springframework.util.function.SingletonSupplier;
 
@@ -181,8 +182,7 @@ public final class LockFlow {
 	public void release(LockOperation operation, String key, LockHandle handle, @Nullable Throwable error,
 			boolean cancelled) {
 		LockManager manager = lockManager();
-		manager.release(handle, operation.terms(manager));
-		finished(operation, key, handle, error, cancelled);
+		finished(operation, key, handle, error, cancelled, manager.release(handle, operation.terms(manager)));
 	}
 
 	/**
@@ -198,14 +198,15 @@ public final class LockFlow {
 			@Nullable Throwable error, boolean cancelled) {
 		LockManager manager = lockManager();
 		return manager.releaseAsync(handle, operation.terms(manager))
-			.thenRun(() -> finished(operation, key, handle, error, cancelled))
+			.thenAccept((released) -> finished(operation, key, handle, error, cancelled, released))
 			.exceptionally((neverFromRelease) -> null)
 			.toCompletableFuture();
 	}
 
 	private void finished(LockOperation operation, String key, LockHandle handle, @Nullable Throwable error,
-			boolean cancelled) {
-		operation.terms(lockManager()).events().finished(operation, key, this.store.obtain(), handle, error, cancelled);
+			boolean cancelled, @Nullable ReleaseResult released) {
+		operation.terms(lockManager()).events()
+			.finished(operation, key, this.store.obtain(), handle, error, cancelled, released);
 	}
 
 	/**

@@ -65,13 +65,26 @@ public class LockManager {
 	 * {@code orders@host-1}
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics, String instance) {
+		this(store, ttlWarningRatio, metrics, instance, null);
+	}
+
+	/**
+	 * Creates a manager whose calls' outcomes are heard by a listener, such as the test kit.
+	 * @param store where locks live
+	 * @param ttlWarningRatio share of the TTL after which a holder is reported, in (0, 1]
+	 * @param metrics as {@link #LockManager(LockStore, double, LockMetrics)} says
+	 * @param instance as {@link #LockManager(LockStore, double, LockMetrics, String)} says
+	 * @param listener hears the outcomes of every call, or {@code null}
+	 */
+	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics, String instance,
+			@Nullable LockEventListener listener) {
 		this.instance = Objects.requireNonNull(instance, "instance must not be null");
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		if (!(ttlWarningRatio > 0 && ttlWarningRatio <= 1)) {
 			throw new IllegalArgumentException("ttlWarningRatio must be in (0, 1], was " + ttlWarningRatio);
 		}
 		this.ttlWarningRatio = ttlWarningRatio;
-		this.events = LockEvents.of(Objects.requireNonNull(metrics, "metrics must not be null"));
+		this.events = LockEvents.of(Objects.requireNonNull(metrics, "metrics must not be null"), listener);
 	}
 
 	/**
@@ -229,8 +242,9 @@ public class LockManager {
 	 * the warning share of its TTL, or a store that did not answer. Never throws.
 	 * @param handle what an acquire granted
 	 * @param terms the terms it was acquired on
+	 * @return what the release found, or {@code null} when the store did not answer
 	 */
-	public void release(LockHandle handle, LockTerms terms) {
+	public @Nullable ReleaseResult release(LockHandle handle, LockTerms terms) {
 		this.held.remove(handle);
 		ReleaseResult result;
 		try {
@@ -238,18 +252,20 @@ public class LockManager {
 		}
 		catch (RuntimeException ex) {
 			releaseFailed(handle, ex, terms.events());
-			return;
+			return null;
 		}
 		released(handle, result, terms.events());
+		return result;
 	}
 
 	/**
 	 * Releases the lock asynchronously, with the same reports as {@link #release}.
 	 * @param handle what an acquire granted
 	 * @param terms the terms it was acquired on
-	 * @return a stage that completes, never exceptionally, once the release is done
+	 * @return a stage that completes, never exceptionally, once the release is done, with
+	 * what it found, or {@code null} when the store did not answer
 	 */
-	public CompletionStage<Void> releaseAsync(LockHandle handle, LockTerms terms) {
+	public CompletionStage<@Nullable ReleaseResult> releaseAsync(LockHandle handle, LockTerms terms) {
 		LockEvents lockEvents = terms.events();
 		this.held.remove(handle);
 		CompletionStage<ReleaseResult> release;
@@ -262,11 +278,10 @@ public class LockManager {
 		return release.handle((result, ex) -> {
 			if (ex != null) {
 				releaseFailed(handle, ex, lockEvents);
+				return null;
 			}
-			else {
-				released(handle, result, lockEvents);
-			}
-			return null;
+			released(handle, result, lockEvents);
+			return result;
 		});
 	}
 
