@@ -35,15 +35,17 @@ final class LockValues {
 	 * @return the value's bytes
 	 */
 	static byte[] value(String token, @Nullable LockHolder holder, long acquiredAtMillis) {
-		byte[] tokenBytes = token.getBytes(StandardCharsets.US_ASCII);
 		if (holder == null) {
-			return tokenBytes;
+			return token.getBytes(StandardCharsets.US_ASCII);
 		}
 		byte[] holderBytes = holderBytes(holder);
 		byte[] millis = RedisLockStore.encode(acquiredAtMillis);
-		byte[] value = new byte[tokenBytes.length + 1 + millis.length + 1 + holderBytes.length];
-		System.arraycopy(tokenBytes, 0, value, 0, tokenBytes.length);
-		int at = tokenBytes.length;
+		byte[] value = new byte[token.length() + 1 + millis.length + 1 + holderBytes.length];
+		// ASCII: one byte a char, written in place
+		for (int i = 0; i < token.length(); i++) {
+			value[i] = (byte) token.charAt(i);
+		}
+		int at = token.length();
 		value[at++] = ' ';
 		System.arraycopy(millis, 0, value, at, millis.length);
 		at += millis.length;

@@ -173,11 +173,13 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
 		String token = LockTokens.next();
-		if (request.holder() != null) {
-			token = new String(LockValues.value(token, request.holder(), System.currentTimeMillis()),
-					StandardCharsets.UTF_8);
+		if (request.holder() == null) {
+			return new AcquireCall(this.failures, this, request, token, encode(token)).start(this.acquiring);
 		}
-		return new AcquireCall(this.failures, this, request, token).start(this.acquiring);
+		// The lease's token is the whole value: made once as bytes, and once as their String.
+		byte[] value = LockValues.value(token, request.holder(), System.currentTimeMillis());
+		return new AcquireCall(this.failures, this, request, new String(value, StandardCharsets.UTF_8), value)
+			.start(this.acquiring);
 	}
 
 	/**
