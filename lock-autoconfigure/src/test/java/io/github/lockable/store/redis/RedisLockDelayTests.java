@@ -172,12 +172,6 @@ class RedisLockDelayTests {
 			return delayed;
 		}
 
-		/** The Redis store's listing and force-release are still being written (issue 18). */
-		@Override
-		protected boolean listsLocks() {
-			return false;
-		}
-
 	}
 
 }

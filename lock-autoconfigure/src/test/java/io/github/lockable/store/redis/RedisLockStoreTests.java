@@ -80,12 +80,6 @@ class RedisLockStoreTests extends LockStoreContract {
 		return store;
 	}
 
-	/** The Redis store's listing and force-release are still being written (issue 18). */
-	@Override
-	protected boolean listsLocks() {
-		return false;
-	}
-
 	@Test
 	void lockIsTheTokenAtTheKeyWithAPxExpiry() {
 		LockHandle handle = acquired(key("inspect"), Duration.ofSeconds(20)).handle();

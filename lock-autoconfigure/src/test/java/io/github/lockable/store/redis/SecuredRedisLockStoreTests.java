@@ -75,12 +75,6 @@ abstract class SecuredRedisLockStoreTests extends LockStoreContract {
 		return this.store;
 	}
 
-	/** The Redis store's listing and force-release are still being written (issue 18). */
-	@Override
-	protected boolean listsLocks() {
-		return false;
-	}
-
 	@Override
 	protected String key(String name) {
 		return "lock:" + super.key(name);

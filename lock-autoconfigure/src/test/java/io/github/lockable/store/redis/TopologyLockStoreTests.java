@@ -70,12 +70,6 @@ abstract class TopologyLockStoreTests extends LockStoreContract {
 		return this.store;
 	}
 
-	/** The Redis store's listing and force-release are still being written (issue 18). */
-	@Override
-	protected boolean listsLocks() {
-		return false;
-	}
-
 	@SpringBootConfiguration
 	@EnableAutoConfiguration(excludeName = {
 			"org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",

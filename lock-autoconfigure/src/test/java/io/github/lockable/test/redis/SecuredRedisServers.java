@@ -30,7 +30,7 @@ public final class SecuredRedisServers {
 	public static String aclRules(String prefix) {
 		return "resetkeys ~" + prefix + ":* ~lockable:fence:* resetchannels &{" + prefix + ":*}:released"
 				+ " -@all +evalsha +eval +set +get +del +time +pttl +pexpire +spublish +exists +ssubscribe"
-				+ " +sunsubscribe +command|info +info";
+				+ " +sunsubscribe +command|info +info +scan";
 	}
 
 	/**

@@ -56,15 +56,16 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 	 * @param failures what failures mean
 	 * @param store the store, the grant's handle releases through
 	 * @param request the request
-	 * @param token the new owner token
+	 * @param token the new owner token: the whole value written at the key
+	 * @param tokenBytes its UTF-8 bytes, as written
 	 */
-	AcquireCall(CallFailures failures, RedisLockStore store, LockRequest request, String token) {
+	AcquireCall(CallFailures failures, RedisLockStore store, LockRequest request, String token, byte[] tokenBytes) {
 		super(failures);
 		this.store = store;
 		this.request = request;
 		this.token = token;
 		this.key = RedisLockStore.encode(request.key());
-		this.tokenBytes = RedisLockStore.encode(token);
+		this.tokenBytes = tokenBytes;
 	}
 
 	@Override

@@ -137,6 +137,24 @@ final class LockScript {
 			""");
 
 	/**
+	 * {@link #RELEASE} without the compare, for an operator: KEYS[1] the lock key. Deletes
+	 * the key whoever holds it and, when it did, publishes the wake-up as RELEASE does.
+	 * Returns 1 when deleted, 0 when no lock was held.
+	 */
+	static final LockScript FORCE_RELEASE = new LockScript("""
+			local deleted = redis.call('DEL', KEYS[1])
+			if deleted == 0 then
+			  return 0
+			end
+			local channel = '{' .. KEYS[1] .. '}:released'
+			local sharded = redis.pcall('SPUBLISH', channel, '')
+			if type(sharded) == 'table' and sharded.err then
+			  redis.pcall('PUBLISH', channel, '')
+			end
+			return deleted
+			""");
+
+	/**
 	 * Compare-and-PEXPIRE. KEYS[1] the lock key, ARGV[1] the owner token, ARGV[2] the new TTL
 	 * in milliseconds. Returns 1 when extended, 0 when the key is gone or owned by another.
 	 */

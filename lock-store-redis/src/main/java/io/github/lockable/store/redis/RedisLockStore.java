@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreHealth;
@@ -171,7 +172,14 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	 */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return new AcquireCall(this.failures, this, request, LockTokens.next()).start(this.acquiring);
+		String token = LockTokens.next();
+		if (request.holder() == null) {
+			return new AcquireCall(this.failures, this, request, token, encode(token)).start(this.acquiring);
+		}
+		// The lease's token is the whole value: made once as bytes, and once as their String.
+		byte[] value = LockValues.value(token, request.holder(), System.currentTimeMillis());
+		return new AcquireCall(this.failures, this, request, new String(value, StandardCharsets.UTF_8), value)
+			.start(this.acquiring);
 	}
 
 	/**
@@ -254,6 +262,24 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
 		return this.notifications.awaitRelease(key, maxWait);
+	}
+
+	/**
+	 * Deletes the lock whoever holds it and wakes its waiters ({@link LockScript#FORCE_RELEASE}).
+	 */
+	@Override
+	public CompletionStage<Boolean> forceRelease(String key) {
+		return new ScriptCall<>(this.failures, LockScript.FORCE_RELEASE, new byte[][] { encode(key) }, new byte[0][],
+				(deleted) -> deleted == 1L).start(this.connections);
+	}
+
+	/**
+	 * A bounded {@code SCAN} (every master on a Cluster), then each key's value and PTTL,
+	 * pipelined; see {@link LockListingCall}.
+	 */
+	@Override
+	public CompletionStage<LockListing> locks(String prefix, int limit) {
+		return new LockListingCall(this.failures, this.connections, prefix, limit).start();
 	}
 
 	private CompletableFuture<Boolean> lockExists(String key) {
