@@ -37,7 +37,8 @@ import org.springframework.lang.Nullable;
  * count; also {@code MEMORY USAGE} of one key. Three runs of each kind, alternating; the
  * median is reported. CPU: {@code --cycles} acquire and release cycles of each kind from
  * {@code --threads} threads (a key per thread), in alternating rounds, dividing the server's
- * {@code used_cpu_sys + used_cpu_user} and the benchmark JVM's CPU time by the cycles.
+ * {@code used_cpu_sys + used_cpu_user}, its time in the store's commands
+ * ({@code INFO commandstats}, without the I/O) and the benchmark JVM's CPU time by the cycles.
  * Prints a Markdown report and writes it to {@code benchmarks/results/<UTC>-holder-metadata.md}.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.lockable.benchmarks.HolderMetadataCost [--locks=10000] [--cycles=200000] [--threads=16] [--results=benchmarks/results]
@@ -55,7 +56,7 @@ public final class HolderMetadataCost {
 
 	private static final int MEMORY_RUNS = 3;
 
-	private static final int CPU_ROUNDS = 8;
+	private static final int CPU_ROUNDS = 20;
 
 	/** The whole run's bound: a slow machine reports fewer cycles rather than running on. */
 	private static final Duration BOUND = Duration.ofSeconds(100);
@@ -135,7 +136,7 @@ public final class HolderMetadataCost {
 	/**
 	 * Holds {@code locks} locks on an empty server and measures what they take.
 	 */
-	static Memory memory(RedisTestServer redis, RedisLockStore store, @Nullable LockHolder holder, int locks,
+	static HolderMetadataReport.Memory memory(RedisTestServer redis, RedisLockStore store, @Nullable LockHolder holder, int locks,
 			int threads, long deadline) throws InterruptedException {
 		RedisCommands<String, String> commands = redis.commands();
 		commands.flushall(FlushMode.SYNC);
@@ -156,7 +157,7 @@ public final class HolderMetadataCost {
 			throw new IllegalStateException("Expected " + held + " keys, found " + keys);
 		}
 		String sample = prefix + 0;
-		Memory memory = new Memory(holder != null, held, (after - before) / (double) held,
+		HolderMetadataReport.Memory memory = new HolderMetadataReport.Memory(holder != null, held, (after - before) / (double) held,
 				commands.memoryUsage(sample), commands.strlen(sample), allocator(commands));
 		System.out.println(memory);
 		commands.flushall(FlushMode.SYNC);
@@ -166,9 +167,10 @@ public final class HolderMetadataCost {
 	/**
 	 * Runs acquire and release cycles, a key per thread, and measures the CPU they took.
 	 */
-	static Cycles cycles(RedisTestServer redis, RedisLockStore store, @Nullable LockHolder holder, int cycles,
+	static HolderMetadataReport.Cycles cycles(RedisTestServer redis, RedisLockStore store, @Nullable LockHolder holder, int cycles,
 			int threads, long deadline) throws InterruptedException {
 		String prefix = "bench:cycle:" + System.nanoTime() + ":";
+		redis.commands().configResetstat();
 		long redisBefore = Machine.redisCpuMicros(redis);
 		long jvmBefore = jvmCpuNanos();
 		long startedAt = System.nanoTime();
@@ -182,8 +184,8 @@ public final class HolderMetadataCost {
 			acquired.handle().release().toCompletableFuture().join();
 		});
 		long nanos = System.nanoTime() - startedAt;
-		Cycles measured = new Cycles(holder != null, done, nanos, Machine.redisCpuMicros(redis) - redisBefore,
-				jvmCpuNanos() - jvmBefore);
+		HolderMetadataReport.Cycles measured = new HolderMetadataReport.Cycles(holder != null, done, nanos, Machine.redisCpuMicros(redis) - redisBefore,
+				commandMicros(redis.commands()), jvmCpuNanos() - jvmBefore);
 		System.out.println(measured);
 		return measured;
 	}
@@ -258,6 +260,24 @@ public final class HolderMetadataCost {
 			.orElseThrow(() -> new IllegalStateException("No " + field + " in INFO " + section));
 	}
 
+	/**
+	 * The time the server spent in the store's commands since {@code CONFIG RESETSTAT}: the
+	 * acquire's SET and the release script's EVALSHA (with the commands it calls), without
+	 * reading requests and writing replies.
+	 * @return microseconds, from {@code INFO commandstats}
+	 */
+	private static long commandMicros(RedisCommands<String, String> commands) {
+		return commands.info("commandstats")
+			.lines()
+			.filter((line) -> line.startsWith("cmdstat_set:") || line.startsWith("cmdstat_evalsha:")
+					|| line.startsWith("cmdstat_eval:"))
+			.mapToLong((line) -> Arrays.stream(line.substring(line.indexOf(':') + 1).split(","))
+				.filter((field) -> field.startsWith("usec="))
+				.mapToLong((field) -> Long.parseLong(field.substring(5)))
+				.sum())
+			.sum();
+	}
+
 	private static long jvmCpuNanos() {
 		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
 			return os.getProcessCpuTime();
@@ -265,67 +285,10 @@ public final class HolderMetadataCost {
 		return 0;
 	}
 
-	static double median(double[] values) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		int middle = sorted.length / 2;
-		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-	}
-
 	@FunctionalInterface
 	private interface Operation {
 
 		void run(int thread, int index);
-
-	}
-
-	/**
-	 * One memory run.
-	 * @param holder whether the locks named a holder
-	 * @param locks how many locks were held
-	 * @param bytesPerLock growth of {@code used_memory} per lock
-	 * @param keyUsage {@code MEMORY USAGE} of one lock key
-	 * @param valueBytes the length of one lock key's value
-	 * @param allocator the server's allocator
-	 */
-	record Memory(boolean holder, int locks, double bytesPerLock, long keyUsage, long valueBytes, String allocator) {
-
-		@Override
-		public String toString() {
-			return String.format(Locale.ROOT, "memory %-6s %,d locks: %.1f bytes/lock, MEMORY USAGE %d, value %d bytes",
-					this.holder ? "holder" : "none", this.locks, this.bytesPerLock, this.keyUsage, this.valueBytes);
-		}
-
-	}
-
-	/**
-	 * One CPU round.
-	 * @param holder whether the locks named a holder
-	 * @param cycles how many acquire and release cycles ran
-	 * @param nanos how long they took
-	 * @param redisCpuMicros the server's CPU time during the round
-	 * @param jvmCpuNanos the benchmark JVM's CPU time during the round
-	 */
-	record Cycles(boolean holder, int cycles, long nanos, long redisCpuMicros, long jvmCpuNanos) {
-
-		double perSecond() {
-			return this.cycles / (this.nanos / 1e9);
-		}
-
-		double redisMicrosPerCycle() {
-			return this.redisCpuMicros / (double) this.cycles;
-		}
-
-		double jvmMicrosPerCycle() {
-			return this.jvmCpuNanos / 1000.0 / this.cycles;
-		}
-
-		@Override
-		public String toString() {
-			return String.format(Locale.ROOT, "cycles %-6s %,d: %,.0f/s, Redis CPU %.2f us/cycle, JVM CPU %.2f us/cycle",
-					this.holder ? "holder" : "none", this.cycles, perSecond(), redisMicrosPerCycle(),
-					jvmMicrosPerCycle());
-		}
 
 	}
 
