@@ -136,8 +136,8 @@ public final class HolderMetadataCost {
 	/**
 	 * Holds {@code locks} locks on an empty server and measures what they take.
 	 */
-	static HolderMetadataReport.Memory memory(RedisTestServer redis, RedisLockStore store, @Nullable LockHolder holder, int locks,
-			int threads, long deadline) throws InterruptedException {
+	static HolderMetadataReport.Memory memory(RedisTestServer redis, RedisLockStore store,
+			@Nullable LockHolder holder, int locks, int threads, long deadline) throws InterruptedException {
 		RedisCommands<String, String> commands = redis.commands();
 		commands.flushall(FlushMode.SYNC);
 		long before = settledUsedMemory(commands);
