@@ -66,8 +66,7 @@ class OperatingLocksHttpTests {
 	}
 
 	@ParameterizedTest
-	// "redis" joins once the Redis store lists its locks (issue 18)
-	@ValueSource(strings = { "file" })
+	@ValueSource(strings = { "file", "redis" })
 	void everyInstanceListsTheLocksOfBothAndTheUnrestrictedOneForceReleases(String store, CapturedOutput output)
 			throws Exception {
 		String prefix = "ops" + store;

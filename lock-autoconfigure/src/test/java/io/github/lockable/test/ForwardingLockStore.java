@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.ReleaseResult;
@@ -75,6 +76,16 @@ public class ForwardingLockStore implements LockStore {
 	@Override
 	public CompletionStage<Long> fencingToken(LockLease lease) {
 		return this.delegate.fencingToken(lease);
+	}
+
+	@Override
+	public CompletionStage<LockListing> locks(String prefix, int limit) {
+		return this.delegate.locks(prefix, limit);
+	}
+
+	@Override
+	public CompletionStage<Boolean> forceRelease(String key) {
+		return this.delegate.forceRelease(key);
 	}
 
 }
