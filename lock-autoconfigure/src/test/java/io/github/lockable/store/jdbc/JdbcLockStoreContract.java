@@ -4,11 +4,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHandle;
@@ -23,6 +33,7 @@ import io.github.lockable.test.Stages;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -207,6 +218,137 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 			.isInstanceOfSatisfying(LockStoreException.class,
 					(ex) -> assertThat(ex.getCode()).isEqualTo(JdbcFailures.NO_TABLE))
 			.hasCauseInstanceOf(SQLException.class);
+	}
+
+	/**
+	 * 8 threads, 200 acquisitions each, on one key, each "acquire; if held, wait for the
+	 * release; try again": never two holders at once, and every holder's fencing token is
+	 * greater than the one of the holder before it.
+	 */
+	@Test
+	void eightThreadsTakeOneKeyInTurnsWithIncreasingFencingTokens() throws Exception {
+		String key = key("turns-fenced");
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicLong lastToken = new AtomicLong();
+		AtomicInteger staleTokens = new AtomicInteger();
+		AtomicInteger acquisitions = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> workers = new ArrayList<>();
+			for (int t = 0; t < 8; t++) {
+				workers.add(pool.submit(() -> {
+					for (int i = 0; i < 200; i++) {
+						while (true) {
+							AcquireResult result = Stages.join(store().acquire(new LockRequest(key, LONG_TTL)));
+							if (result instanceof AcquireResult.Acquired acquired) {
+								if (inside.incrementAndGet() != 1) {
+									overlaps.incrementAndGet();
+								}
+								long token = acquired.handle().lease().fencingToken();
+								if (token <= lastToken.getAndSet(token)) {
+									staleTokens.incrementAndGet();
+								}
+								acquisitions.incrementAndGet();
+								inside.decrementAndGet();
+								assertThat(Stages.join(acquired.handle().release())).isEqualTo(ReleaseResult.RELEASED);
+								break;
+							}
+							assertThat(result).isInstanceOf(AcquireResult.Held.class);
+							store().awaitRelease(key, ((AcquireResult.Held) result).remainingTtl())
+								.toCompletableFuture()
+								.get(LONG_TTL.toSeconds(), TimeUnit.SECONDS);
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> worker : workers) {
+				worker.get(3, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(overlaps.get()).as("overlapping holders").isZero();
+		assertThat(staleTokens.get()).as("fencing tokens not above the previous holder's").isZero();
+		assertThat(acquisitions.get()).isEqualTo(1600);
+	}
+
+	@Test
+	void statementsBlockedByARowLockElsewhereFailWithinTheTimeout() throws Exception {
+		LockHandle holder = acquired(key("row-locked"), LONG_TTL).handle();
+		JdbcLockStore store = new JdbcLockStore(dataSource(), JdbcLockStore.DEFAULT_TABLE_NAME, Duration.ofSeconds(1));
+		try (AutoCloseable blocker = rowLockedElsewhere(key("row-locked"))) {
+			long start = System.nanoTime();
+			AcquireResult result = Stages.join(store.acquire(new LockRequest(key("row-locked"), LONG_TTL)));
+			assertThat(result).isInstanceOfSatisfying(AcquireResult.Failed.class,
+					(failed) -> assertThat(failed.cause().getCode()).isEqualTo(JdbcFailures.TIMEOUT));
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+			assertThatThrownBy(() -> Stages.join(store.release(holder.lease())))
+				.isInstanceOfSatisfying(LockStoreException.class,
+						(ex) -> assertThat(ex.getCode()).isEqualTo(JdbcFailures.TIMEOUT));
+		}
+		assertThat(Stages.join(store.release(holder.lease()))).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void anAcquireThatLandsAfterItsTimeoutIsReleasedAgain() {
+		SlowDataSource slow = new SlowDataSource(dataSource(), Duration.ofMillis(1500));
+		JdbcLockStore store = new JdbcLockStore(slow, JdbcLockStore.DEFAULT_TABLE_NAME, Duration.ofSeconds(1));
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key("late"), LONG_TTL)));
+		assertThat(result).isInstanceOfSatisfying(AcquireResult.Failed.class, (failed) -> {
+			assertThat(failed.cause().getCode()).isEqualTo(JdbcFailures.TIMEOUT);
+			assertThat(failed.cause().getMessage()).contains(key("late"), "longer than its timeout");
+		});
+		assertThat(jdbc().queryForObject("SELECT COUNT(*) FROM lockable_lock WHERE lock_key = ?", Integer.class,
+				key("late")))
+			.as("the late acquire did insert its row")
+			.isOne();
+		Stages.join(acquired(key("late"), LONG_TTL).handle().release());
+	}
+
+	@Test
+	void aCallerThatMustNotBlockHasItsStatementsRunElsewhere() {
+		SlowDataSource recording = new SlowDataSource(dataSource(), Duration.ZERO);
+		JdbcLockStore store = new JdbcLockStore(recording);
+		LockRequest request = new LockRequest(key("event-loop"), LONG_TTL);
+		AcquireResult result = Mono.defer(() -> Mono.fromCompletionStage(store.acquire(request)))
+			.subscribeOn(Schedulers.parallel())
+			.block(Duration.ofSeconds(10));
+		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+		assertThat(recording.threads).singleElement().asString().startsWith("boundedElastic");
+		Stages.join(((AcquireResult.Acquired) result).handle().release());
+		assertThat(recording.threads).last().isEqualTo(Thread.currentThread().getName());
+	}
+
+	/** Takes its time to hand out a connection, and notes the threads that asked. */
+	static final class SlowDataSource extends DelegatingDataSource {
+
+		final List<String> threads = new CopyOnWriteArrayList<>();
+
+		private final Duration delay;
+
+		SlowDataSource(DataSource target, Duration delay) {
+			super(target);
+			this.delay = delay;
+		}
+
+		@Override
+		public Connection getConnection() throws SQLException {
+			this.threads.add(Thread.currentThread().getName());
+			if (!this.delay.isZero()) {
+				try {
+					// a pool slower than the store's timeout, not a wait for a condition
+					Thread.sleep(this.delay.toMillis());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return super.getConnection();
+		}
+
 	}
 
 	/** Holds the row lock of a key in a transaction of another connection, until closed. */
