@@ -322,6 +322,26 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 		assertThat(recording.threads).last().isEqualTo(Thread.currentThread().getName());
 	}
 
+	@Test
+	void connectionsHandedOutWithoutAutoCommitStillCommitEveryStatement() {
+		DataSource manual = new DelegatingDataSource(dataSource()) {
+
+			@Override
+			public Connection getConnection() throws SQLException {
+				Connection connection = super.getConnection();
+				connection.setAutoCommit(false);
+				return connection;
+			}
+
+		};
+		JdbcLockStore store = new JdbcLockStore(manual);
+		LockHandle holder = ((AcquireResult.Acquired) Stages.join(store.acquire(new LockRequest(key("manual"), LONG_TTL))))
+			.handle();
+		held(key("manual"), LONG_TTL);
+		assertThat(Stages.join(holder.release())).isEqualTo(ReleaseResult.RELEASED);
+		Stages.join(acquired(key("manual"), LONG_TTL).handle().release());
+	}
+
 	/** Takes its time to hand out a connection, and notes the threads that asked. */
 	static final class SlowDataSource extends DelegatingDataSource {
 

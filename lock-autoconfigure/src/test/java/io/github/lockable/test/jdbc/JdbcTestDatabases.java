@@ -25,9 +25,28 @@ public final class JdbcTestDatabases {
 	 * @return its pool; the caller closes it
 	 */
 	public static HikariDataSource h2() {
-		HikariDataSource dataSource = pool("jdbc:h2:mem:lockable-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa");
+		HikariDataSource dataSource = h2WithoutTable();
 		createTable(dataSource, "h2");
 		return dataSource;
+	}
+
+	/**
+	 * A new in-memory H2 database without tables.
+	 * @return its pool; the caller closes it
+	 */
+	public static HikariDataSource h2WithoutTable() {
+		return pool("jdbc:h2:mem:lockable-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa");
+	}
+
+	/**
+	 * A pool on a database of the shared PostgreSQL server, without the lock table.
+	 * @param database the database, created if missing
+	 * @return its pool; the caller closes it
+	 */
+	public static HikariDataSource postgresWithoutTable(String database) {
+		PostgresTestServer server = PostgresTestServer.shared();
+		server.createDatabase(database);
+		return pool(server.jdbcUrl(database), PostgresTestServer.USER);
 	}
 
 	/**

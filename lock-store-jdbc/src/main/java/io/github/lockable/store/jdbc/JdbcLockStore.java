@@ -108,13 +108,18 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	 */
 	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout) {
 		Assert.notNull(dataSource, "dataSource must not be null");
-		Assert.isTrue(tableName != null && TABLE_NAME.matcher(tableName).matches(),
+		Assert.isTrue(isTableName(tableName),
 				() -> "tableName must be an SQL identifier, optionally schema-qualified, was '" + tableName + "'");
 		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(),
 				() -> "timeout must be positive, was " + timeout);
 		this.tableName = tableName;
 		this.timeout = timeout;
 		this.connections = new LockConnections(dataSource, tableName, timeout);
+	}
+
+	/** Whether a name is one the store takes for its table: it goes into SQL as it is. */
+	static boolean isTableName(@Nullable String tableName) {
+		return tableName != null && TABLE_NAME.matcher(tableName).matches();
 	}
 
 	@Override

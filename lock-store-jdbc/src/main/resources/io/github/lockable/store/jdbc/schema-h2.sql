@@ -9,5 +9,5 @@ CREATE TABLE IF NOT EXISTS lockable_lock (
 	holder_instance VARCHAR(255),
 	holder_pid BIGINT,
 	holder_method VARCHAR(1000),
-	CONSTRAINT lockable_lock_pk PRIMARY KEY (lock_key)
+	PRIMARY KEY (lock_key)
 );
