@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -273,6 +274,49 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 		assertThat(overlaps.get()).as("overlapping holders").isZero();
 		assertThat(staleTokens.get()).as("fencing tokens not above the previous holder's").isZero();
 		assertThat(acquisitions.get()).isEqualTo(1600);
+	}
+
+	/**
+	 * 8 callers let go at once on a key nobody has used (they race to insert its row) and on
+	 * a key whose lock expired (they race to take its row over): in every round exactly one
+	 * wins.
+	 */
+	@Test
+	void ofCallersRacingForANewKeyOrAnExpiredLockExactlyOneWins() throws Exception {
+		int callers = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(callers);
+		try {
+			for (int round = 0; round < 20; round++) {
+				assertThat(winners(pool, callers, key("race-new-" + round))).as("winners of new key, round %d", round)
+					.isOne();
+				String expired = key("race-expired-" + round);
+				acquired(expired, LONG_TTL);
+				jdbc().update("UPDATE lockable_lock SET expires_at = CURRENT_TIMESTAMP - INTERVAL '1' SECOND "
+						+ "WHERE lock_key = ?", expired);
+				assertThat(winners(pool, callers, expired)).as("winners of expired lock, round %d", round).isOne();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private int winners(ExecutorService pool, int callers, String key) throws Exception {
+		CyclicBarrier start = new CyclicBarrier(callers);
+		List<Future<AcquireResult>> results = new ArrayList<>();
+		for (int i = 0; i < callers; i++) {
+			results.add(pool.submit(() -> {
+				start.await(10, TimeUnit.SECONDS);
+				return Stages.join(store().acquire(new LockRequest(key, LONG_TTL)));
+			}));
+		}
+		int winners = 0;
+		for (Future<AcquireResult> result : results) {
+			AcquireResult answer = result.get(30, TimeUnit.SECONDS);
+			assertThat(answer).isInstanceOfAny(AcquireResult.Acquired.class, AcquireResult.Held.class);
+			winners += (answer instanceof AcquireResult.Acquired) ? 1 : 0;
+		}
+		return winners;
 	}
 
 	@Test
