@@ -4,9 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +20,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockHolder;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockListing;
@@ -47,7 +44,7 @@ import org.springframework.util.Assert;
  * key, live while its {@code expires_at} lies ahead of the database's
  * {@code CURRENT_TIMESTAMP}. An acquire is one statement that inserts the row or takes over
  * one whose lock has expired, and issues the fencing token in the same statement (see
- * {@link LockTableDialect}); a release and a force-release move the expiry of a live row to
+ * {@link Acquisitions} and {@link LockTableDialect}); a release and a force-release move the expiry of a live row to
  * the epoch, an extend moves it ahead, both owner-checked in their {@code WHERE}. A
  * released row is kept, not deleted, so that it keeps the key's last fencing token: the
  * next acquire issues the larger of that token plus one and the database's clock in
@@ -90,6 +87,8 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	private final PollBackoff backoff = new PollBackoff();
 
+	private final Acquisitions acquisitions;
+
 	/**
 	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table of a data source.
 	 * @param dataSource the application's data source
@@ -115,6 +114,7 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		this.tableName = tableName;
 		this.timeout = timeout;
 		this.connections = new LockConnections(dataSource, tableName, timeout);
+		this.acquisitions = new Acquisitions(this, this.connections, timeout, this.backoff);
 	}
 
 	/** Whether a name is one the store takes for its table: it goes into SQL as it is. */
@@ -153,94 +153,12 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		long requested = System.nanoTime();
 		return NonBlockingCallers.complete(() -> {
 			try {
-				return acquireNow(request, requested);
+				return this.acquisitions.acquire(request, requested);
 			}
 			catch (LockStoreException ex) {
 				return new AcquireResult.Failed(ex);
 			}
 		});
-	}
-
-	private AcquireResult acquireNow(LockRequest request, long requested) {
-		String key = request.key();
-		if (key.length() > MAX_KEY_LENGTH) {
-			return new AcquireResult.Failed(new LockStoreException("JDBC store: the key '" + key + "' is longer than "
-					+ MAX_KEY_LENGTH + " characters, the width of the table's lock_key column", "KEY_TOO_LONG", null));
-		}
-		String token = LockTokens.next();
-		Instant acquiredAt = Instant.now();
-		AcquireResult result = this.connections.run("acquire", key, (connection, sql) -> {
-			// a lock released between the acquire and the look at its holder is tried again
-			for (int attempt = 1;; attempt++) {
-				long fencingToken = insertOrTakeOver(connection, sql, request, token);
-				if (fencingToken > 0) {
-					long elapsedMillis = (System.nanoTime() - requested) / 1_000_000;
-					if (elapsedMillis > this.timeout.toMillis()) {
-						update(connection, sql.release(), key, token);
-						return new AcquireResult.Failed(JdbcFailures.timeout("acquire", key, elapsedMillis));
-					}
-					LockLease lease = new LockLease(key, token, fencingToken, acquiredAt, request.ttl());
-					return new AcquireResult.Acquired(new LockHandle(this, lease, requested));
-				}
-				AcquireResult.Held held = held(connection, sql, key);
-				if (held != null || attempt == 3) {
-					return (held != null) ? held : new AcquireResult.Held(Duration.ZERO, null);
-				}
-			}
-		});
-		if (result instanceof AcquireResult.Acquired) {
-			this.backoff.reset(key);
-		}
-		return result;
-	}
-
-	/** The new fencing token, or 0 if the lock is held, by a live row or by an insert that won the race for a new key. */
-	private long insertOrTakeOver(Connection connection, LockStatements sql, LockRequest request, String token)
-			throws SQLException {
-		try (PreparedStatement statement = this.connections.prepare(connection, sql.acquire())) {
-			statement.setString(1, request.key());
-			int next = bindAcquire(statement, 2, request, token);
-			if (sql.dialect().repeatsAcquireParameters()) {
-				bindAcquire(statement, next, request, token);
-			}
-			try (ResultSet row = statement.executeQuery()) {
-				return row.next() ? row.getLong(1) : 0;
-			}
-		}
-		catch (SQLException ex) {
-			if (JdbcFailures.isDuplicateKey(ex)) {
-				return 0;
-			}
-			throw ex;
-		}
-	}
-
-	private static int bindAcquire(PreparedStatement statement, int first, LockRequest request, String token)
-			throws SQLException {
-		LockHolder holder = request.holder();
-		statement.setString(first, token);
-		statement.setLong(first + 1, request.ttl().toMillis());
-		if (holder != null) {
-			statement.setString(first + 2, holder.instance());
-			statement.setLong(first + 3, holder.pid());
-			statement.setString(first + 4, holder.method());
-		}
-		else {
-			statement.setNull(first + 2, Types.VARCHAR);
-			statement.setNull(first + 3, Types.BIGINT);
-			statement.setNull(first + 4, Types.VARCHAR);
-		}
-		return first + 5;
-	}
-
-	private AcquireResult.@Nullable Held held(Connection connection, LockStatements sql, String key) throws SQLException {
-		try (PreparedStatement statement = this.connections.prepare(connection, sql.held())) {
-			statement.setString(1, key);
-			try (ResultSet row = statement.executeQuery()) {
-				return row.next() ? new AcquireResult.Held(Duration.ofMillis(Math.max(0, row.getLong(1))),
-						Duration.ofMillis(Math.max(0, row.getLong(2)))) : null;
-			}
-		}
 	}
 
 	@Override
