@@ -44,8 +44,9 @@ import org.springframework.util.Assert;
  * key, live while its {@code expires_at} lies ahead of the database's
  * {@code CURRENT_TIMESTAMP}. An acquire is one statement that inserts the row or takes over
  * one whose lock has expired, and issues the fencing token in the same statement (see
- * {@link Acquisitions} and {@link LockTableDialect}); a release and a force-release move the expiry of a live row to
- * the epoch, an extend moves it ahead, both owner-checked in their {@code WHERE}. A
+ * {@link Acquisitions} and {@link LockTableDialect}). A release moves the expiry of the
+ * caller's live row to the epoch and an extend moves it ahead, both owner-checked in their
+ * {@code WHERE}; a force-release expires the key's live row whoever holds it. A
  * released row is kept, not deleted, so that it keeps the key's last fencing token: the
  * next acquire issues the larger of that token plus one and the database's clock in
  * microseconds ({@link LockTokens#nextFencingToken(long, long)}), so tokens strictly
