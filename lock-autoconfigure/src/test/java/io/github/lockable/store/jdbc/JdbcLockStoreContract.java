@@ -35,6 +35,7 @@ import io.github.lockable.test.Stages;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -156,6 +157,25 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 		Stages.join(acquired(key("tx-held"), LONG_TTL).handle().release());
 		held(key("tx-acquired"), LONG_TTL);
 		Stages.join(store().forceRelease(key("tx-acquired")));
+	}
+
+	@Test
+	void aStoreOnATransactionAwareDataSourceStillTakesConnectionsOfItsOwn() {
+		jdbc().execute("CREATE TABLE IF NOT EXISTS lockable_scratch (id VARCHAR(64))");
+		JdbcLockStore store = new JdbcLockStore(new TransactionAwareDataSourceProxy(dataSource()));
+		TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
+		transaction.executeWithoutResult((status) -> {
+			jdbc().update("INSERT INTO lockable_scratch (id) VALUES (?)", key("aware"));
+			AcquireResult result = Stages.join(store.acquire(new LockRequest(key("aware"), LONG_TTL)));
+			assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+			assertThat(Stages.join(((AcquireResult.Acquired) result).handle().release())).isEqualTo(ReleaseResult.RELEASED);
+			status.setRollbackOnly();
+		});
+		assertThat(jdbc().queryForObject("SELECT COUNT(*) FROM lockable_scratch WHERE id = ?", Integer.class,
+				key("aware")))
+			.as("the store committed nothing of the caller's transaction")
+			.isZero();
+		Stages.join(acquired(key("aware"), LONG_TTL).handle().release());
 	}
 
 	@Test
