@@ -406,6 +406,24 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 		Stages.join(acquired(key("manual"), LONG_TTL).handle().release());
 	}
 
+	@Test
+	void aDataSourceThatThrowsUncheckedFailsTheCallsNotTheCaller() {
+		DataSource broken = new DelegatingDataSource(dataSource()) {
+
+			@Override
+			public Connection getConnection() {
+				throw new IllegalStateException("pool closed");
+			}
+
+		};
+		JdbcLockStore store = new JdbcLockStore(broken);
+		AcquireResult result = Stages.join(store.acquire(new LockRequest(key("broken"), LONG_TTL)));
+		assertThat(result).isInstanceOfSatisfying(AcquireResult.Failed.class,
+				(failed) -> assertThat(failed.cause()).hasMessageContaining("pool closed"));
+		assertThat(store.forceRelease(key("broken")).toCompletableFuture()).isCompletedExceptionally();
+		assertThat(store.checkHealth().usable()).isFalse();
+	}
+
 	/** Takes its time to hand out a connection, and notes the threads that asked. */
 	static final class SlowDataSource extends DelegatingDataSource {
 

@@ -36,6 +36,11 @@ final class JdbcFailures {
 				+ ((state != null) ? ", SQL state " + state : "") + "): " + ex.getMessage(), code, ex);
 	}
 
+	static LockStoreException unexpected(String operation, @Nullable String key, RuntimeException ex) {
+		return new LockStoreException("JDBC store: " + operation + ((key != null) ? " of '" + key + "'" : "")
+				+ " failed: " + ex, LockStoreException.GENERIC_CODE, ex);
+	}
+
 	static LockStoreException timeout(String operation, String key, long elapsedMillis) {
 		return new LockStoreException(
 				"JDBC store: " + operation + " of '" + key + "' took " + elapsedMillis + "ms, longer than its timeout",

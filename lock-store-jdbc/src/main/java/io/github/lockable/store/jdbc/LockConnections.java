@@ -41,7 +41,7 @@ final class LockConnections {
 
 	/**
 	 * Runs work on a connection of its own.
-	 * @throws LockStoreException if a statement fails
+	 * @throws LockStoreException if a statement, or the data source, fails
 	 */
 	<T> T run(String operation, @Nullable String key, Work<T> work) {
 		boolean interrupted = Thread.interrupted();
@@ -61,6 +61,13 @@ final class LockConnections {
 		}
 		catch (SQLException ex) {
 			throw JdbcFailures.of(operation, key, ex);
+		}
+		catch (LockStoreException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// a pool or driver that throws unchecked: still a store failure, never an escape from a stage
+			throw JdbcFailures.unexpected(operation, key, ex);
 		}
 		finally {
 			if (interrupted) {
