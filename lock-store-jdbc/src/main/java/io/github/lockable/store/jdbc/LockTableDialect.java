@@ -59,8 +59,8 @@ enum LockTableDialect {
 	 * {@code MERGE INTO ... USING ... WHEN MATCHED AND expired ... WHEN NOT MATCHED},
 	 * read through {@code FINAL TABLE} for the fencing token. H2 locks a matched row and
 	 * checks the condition again against its latest version; two callers that both find
-	 * no row race on the primary key, and the loser's duplicate-key error is answered by
-	 * trying again (see {@link JdbcFailures#isDuplicateKey}).
+	 * no row race on the primary key, and the loser's duplicate-key error (see
+	 * {@link JdbcFailures#isDuplicateKey}) is taken for a lock held by the winner.
 	 */
 	H2("H2") {
 

@@ -14,9 +14,9 @@ import io.github.lockable.store.LockStoreException;
  * The thread of a call's statements. A caller that must not block, by Reactor's
  * {@code Schedulers.isInNonBlockingThread()} (a Reactor Netty event loop, Reactor's
  * parallel scheduler), gets a stage that Reactor's bounded elastic scheduler completes, as
- * the guard may wait up to its timeout; any other caller, or every caller without Reactor,
+ * a statement may wait for the pool and the database up to its timeout; any other caller, or every caller without Reactor,
  * gets the stage complete before the call returns, without a thread hop. The store has no
- * threads of its own.
+ * threads of its own. The file store's twin: each store module stands on its own.
  */
 final class NonBlockingCallers {
 
