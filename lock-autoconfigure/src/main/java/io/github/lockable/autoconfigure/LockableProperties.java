@@ -24,13 +24,14 @@ import org.springframework.core.Ordered;
 @ConfigurationProperties("lockable")
 public class LockableProperties implements InitializingBean {
 
+	/** What the JDBC store takes for a table name, as it goes into its SQL. */
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
 	/**
 	 * Whether to run @Lockable methods under a lock. When disabled they run unlocked.
 	 */
 	private boolean enabled = true;
-
-	private static final Pattern TABLE_NAME = Pattern
-		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
 	/**
 	 * Where locks live: redis (scales out), file (one host, several processes), memory
