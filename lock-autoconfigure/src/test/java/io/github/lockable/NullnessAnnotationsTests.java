@@ -34,6 +34,7 @@ import io.github.lockable.core.LockKeys;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.file.FileLockStore;
+import io.github.lockable.store.jdbc.JdbcLockStore;
 import io.github.lockable.store.redis.RedisLockStore;
 
 import org.springframework.util.ClassUtils;
@@ -55,7 +56,7 @@ class NullnessAnnotationsTests {
 		// The scan must have found the library, not an empty directory.
 		assertThat(packages).contains("io.github.lockable", "io.github.lockable.aop", "io.github.lockable.core",
 				"io.github.lockable.store", "io.github.lockable.store.redis", "io.github.lockable.store.file",
-				"io.github.lockable.store.memory", "io.github.lockable.autoconfigure", "io.github.lockable.web");
+				"io.github.lockable.store.jdbc", "io.github.lockable.store.memory", "io.github.lockable.autoconfigure", "io.github.lockable.web");
 		List<String> unmarked = new ArrayList<>();
 		for (String name : packages) {
 			Class<?> packageInfo = Class.forName(name + ".package-info", false, getClass().getClassLoader());
@@ -180,7 +181,7 @@ class NullnessAnnotationsTests {
 	/** The classes of every module of the library: core, the stores, the auto-configuration. */
 	private static List<String> libraryClassNames() throws IOException, URISyntaxException {
 		List<String> entries = new ArrayList<>();
-		for (Class<?> module : List.of(Lockable.class, RedisLockStore.class, FileLockStore.class,
+		for (Class<?> module : List.of(Lockable.class, RedisLockStore.class, FileLockStore.class, JdbcLockStore.class,
 				LockableProperties.class)) {
 			addEntries(Path.of(module.getProtectionDomain().getCodeSource().getLocation().toURI()), entries);
 		}

@@ -42,15 +42,17 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * Auto-configuration of {@link Lockable @Lockable}: the lock store chosen by
  * {@code lockable.store}, the lock manager, and the advisor that runs annotated methods
- * under a lock. Runs after Spring Boot's Redis auto-configuration, whose
- * {@code RedisConnectionFactory} the Redis store uses.
+ * under a lock. Runs after Spring Boot's Redis and DataSource auto-configurations, whose
+ * {@code RedisConnectionFactory} and {@code DataSource} the Redis and JDBC stores use.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
-		"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+		"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lockable.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockableProperties.class)
 @Import({ LockableProxyRegistrar.class, RedisLockStoreConfiguration.class, FileLockStoreConfiguration.class,
-		MemoryLockStoreConfiguration.class })
+		MemoryLockStoreConfiguration.class, JdbcLockStoreConfiguration.class })
 public class LockableAutoConfiguration {
 
 	@Bean
@@ -115,6 +117,10 @@ public class LockableAutoConfiguration {
 					+ "(io.github.lockable:lockable-store-file), or a LockStore bean of your own; or set "
 					+ "lockable.store=redis or memory";
 			case MEMORY -> "lockable.store=memory has no lock store bean";
+			case JDBC -> "lockable.store=jdbc needs the JDBC store on the class path "
+					+ "(io.github.lockable:lockable-store-jdbc, with spring-jdbc) and one DataSource bean, or one marked "
+					+ "@Primary (spring.datasource.*), or a LockStore bean of your own; or set lockable.store=redis, "
+					+ "file or memory";
 		};
 	}
 

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -23,14 +24,18 @@ import org.springframework.core.Ordered;
 @ConfigurationProperties("lockable")
 public class LockableProperties implements InitializingBean {
 
+	/** What the JDBC store takes for a table name, as it goes into its SQL. */
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
 	/**
 	 * Whether to run @Lockable methods under a lock. When disabled they run unlocked.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Where locks live: redis (scales out), file (one host, several processes) or memory
-	 * (one JVM).
+	 * Where locks live: redis (scales out), file (one host, several processes), memory
+	 * (one JVM) or jdbc (the application's database).
 	 */
 	private Store store = Store.REDIS;
 
@@ -90,6 +95,8 @@ public class LockableProperties implements InitializingBean {
 	private final File file = new File();
 
 	private final Redis redis = new Redis();
+
+	private final Jdbc jdbc = new Jdbc();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -187,6 +194,10 @@ public class LockableProperties implements InitializingBean {
 		return this.redis;
 	}
 
+	public Jdbc getJdbc() {
+		return this.jdbc;
+	}
+
 	/**
 	 * Checks every property once bound, so that a bad value fails startup even when the
 	 * application defines its own Lockable beans.
@@ -232,8 +243,15 @@ public class LockableProperties implements InitializingBean {
 		if (this.redis.getLockDelay() == null || this.redis.getLockDelay().isNegative()) {
 			problems.add("lockable.redis.lock-delay must be 0 or more, was " + this.redis.getLockDelay());
 		}
+		if (this.jdbc.getTableName() == null || !TABLE_NAME.matcher(this.jdbc.getTableName()).matches()) {
+			problems.add("lockable.jdbc.table-name must be a table name of letters, digits and underscores, "
+					+ "optionally after a schema and a dot, was '" + this.jdbc.getTableName() + "'");
+		}
+		if (this.jdbc.getInitializeSchema() == null) {
+			problems.add("lockable.jdbc.initialize-schema must be embedded, always or never");
+		}
 		if (this.store == null) {
-			problems.add("lockable.store must be redis, file or memory");
+			problems.add("lockable.store must be redis, file, memory or jdbc");
 		}
 		return problems;
 	}
@@ -257,7 +275,12 @@ public class LockableProperties implements InitializingBean {
 		/**
 		 * In this JVM only.
 		 */
-		MEMORY
+		MEMORY,
+
+		/**
+		 * Rows of one table in the application's database, through its DataSource.
+		 */
+		JDBC
 
 	}
 
@@ -330,6 +353,64 @@ public class LockableProperties implements InitializingBean {
 		public void setDirectory(@Nullable Path directory) {
 			this.directory = directory;
 		}
+
+	}
+
+	/**
+	 * The JDBC store.
+	 */
+	public static class Jdbc {
+
+		/**
+		 * Table of the locks, optionally schema-qualified (letters, digits, underscores).
+		 */
+		private String tableName = "lockable_lock";
+
+		/**
+		 * When to create the lock table at startup from Lockable's script for the
+		 * database (classpath:io/github/lockable/store/jdbc/schema-<platform>.sql): for an
+		 * embedded database only, always (unless it exists), or never (Flyway, Liquibase).
+		 */
+		private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
+
+		public String getTableName() {
+			return this.tableName;
+		}
+
+		public void setTableName(String tableName) {
+			this.tableName = tableName;
+		}
+
+		public InitializeSchema getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(InitializeSchema initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+	}
+
+	/**
+	 * When the JDBC store creates its table, as Spring Batch's and Spring Session's
+	 * {@code initialize-schema} say it.
+	 */
+	public enum InitializeSchema {
+
+		/**
+		 * For an embedded database (H2 in memory) only.
+		 */
+		EMBEDDED,
+
+		/**
+		 * Always, unless the table exists.
+		 */
+		ALWAYS,
+
+		/**
+		 * Never: the application's own migrations create it.
+		 */
+		NEVER
 
 	}
 

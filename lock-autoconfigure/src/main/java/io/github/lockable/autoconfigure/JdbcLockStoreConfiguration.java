@@ -1,0 +1,52 @@
+package io.github.lockable.autoconfigure;
+
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.github.lockable.LockableConfigurationException;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.jdbc.JdbcLockStore;
+import io.github.lockable.store.jdbc.JdbcLockStoreSchema;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The JDBC store, on the application's {@link DataSource}: the table
+ * {@code lockable.jdbc.table-name}, created at startup as
+ * {@code lockable.jdbc.initialize-schema} says.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = { "io.github.lockable.store.jdbc.JdbcLockStore",
+		"org.springframework.jdbc.datasource.init.ScriptUtils" })
+@ConditionalOnProperty(name = "lockable.store", havingValue = "jdbc")
+class JdbcLockStoreConfiguration {
+
+	/**
+	 * The store; closed with the context, which wakes its waiters.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(LockStore.class)
+	@ConditionalOnSingleCandidate(DataSource.class)
+	JdbcLockStore jdbcLockStore(DataSource dataSource, LockableProperties properties) {
+		LockableProperties.Jdbc jdbc = properties.getJdbc();
+		JdbcLockStore store = new JdbcLockStore(dataSource, jdbc.getTableName(), properties.getAcquireTimeout());
+		if (jdbc.getInitializeSchema() == LockableProperties.InitializeSchema.ALWAYS
+				|| (jdbc.getInitializeSchema() == LockableProperties.InitializeSchema.EMBEDDED
+						&& JdbcLockStoreSchema.isEmbedded(dataSource))) {
+			try {
+				JdbcLockStoreSchema.create(dataSource, jdbc.getTableName());
+			}
+			catch (IllegalStateException ex) {
+				throw new LockableConfigurationException(List.of("lockable.jdbc.initialize-schema: " + ex.getMessage()));
+			}
+		}
+		return store;
+	}
+
+}

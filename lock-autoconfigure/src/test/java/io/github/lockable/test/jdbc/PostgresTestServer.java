@@ -1,0 +1,237 @@
+package io.github.lockable.test.jdbc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A real PostgreSQL server that the tests start from Debian's {@code postgresql} package
+ * ({@code /usr/lib/postgresql/<version>/bin}, 15 preferred) in a temporary directory, on a
+ * free loopback port, with trust authentication and without fsync; one per JVM, shared by
+ * every test, stopped when the JVM exits. PostgreSQL refuses to run as root, so a root JVM
+ * runs {@code initdb} and {@code pg_ctl} as the {@code postgres} user ({@code runuser}),
+ * in a directory it owns.
+ * <p>
+ * Without the binaries the tests fail and say how to install them: there is no skipping.
+ */
+public final class PostgresTestServer {
+
+	/** The superuser that {@code initdb} creates. */
+	public static final String USER = "postgres";
+
+	private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+	private static volatile PostgresTestServer shared;
+
+	private final Path bin;
+
+	private final Path directory;
+
+	private final int port;
+
+	private PostgresTestServer(Path bin, Path directory, int port) {
+		this.bin = bin;
+		this.directory = directory;
+		this.port = port;
+	}
+
+	/**
+	 * The server of this JVM, started on first use.
+	 * @return the running server
+	 */
+	public static PostgresTestServer shared() {
+		PostgresTestServer server = shared;
+		if (server == null) {
+			synchronized (PostgresTestServer.class) {
+				server = shared;
+				if (server == null) {
+					server = start();
+					shared = server;
+				}
+			}
+		}
+		return server;
+	}
+
+	private static PostgresTestServer start() {
+		Path bin = binaries();
+		try {
+			Path directory = Files.createTempDirectory("lockable-postgres-");
+			Files.createDirectories(directory.resolve("socket"));
+			if (isRoot()) {
+				run(List.of("chown", "-R", USER + ":", directory.toString()), directory, false);
+			}
+			run(List.of(bin.resolve("initdb").toString(), "-D", directory.resolve("data").toString(), "-U", USER,
+					"--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"), directory, true);
+			int port = freeLoopbackPort();
+			PostgresTestServer server = new PostgresTestServer(bin, directory, port);
+			run(List.of(bin.resolve("pg_ctl").toString(), "-D", directory.resolve("data").toString(), "-l",
+					directory.resolve("server.log").toString(), "-w", "-t", "60", "-o",
+					"-c listen_addresses=127.0.0.1 -p " + port + " -k " + directory.resolve("socket")
+							+ " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+					"start"),
+					directory, true);
+			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "postgres-test-server-stop"));
+			return server;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** {@code initdb} and {@code pg_ctl} of the newest installed version, 15 preferred. */
+	private static Path binaries() {
+		Path preferred = Paths.get("/usr/lib/postgresql/15/bin");
+		if (Files.isExecutable(preferred.resolve("initdb"))) {
+			return preferred;
+		}
+		Path root = Paths.get("/usr/lib/postgresql");
+		if (Files.isDirectory(root)) {
+			try (Stream<Path> versions = Files.list(root)) {
+				Path found = versions.map((version) -> version.resolve("bin"))
+					.filter((candidate) -> Files.isExecutable(candidate.resolve("initdb"))
+							&& Files.isExecutable(candidate.resolve("pg_ctl")))
+					.max(Comparator.comparing(Path::toString))
+					.orElse(null);
+				if (found != null) {
+					return found;
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		throw new IllegalStateException("The JDBC store's tests need a PostgreSQL server and found no initdb and "
+				+ "pg_ctl under /usr/lib/postgresql/<version>/bin. Install Debian's package: "
+				+ "'apt-get install -y postgresql' (sudo if not root); the tests start their own server from it.");
+	}
+
+	private static boolean isRoot() {
+		return "root".equals(System.getProperty("user.name"));
+	}
+
+	/** Runs a command, as the {@code postgres} user if asked and this JVM is root. */
+	private static void run(List<String> command, Path directory, boolean asPostgres) throws IOException {
+		List<String> full = new ArrayList<>();
+		if (asPostgres && isRoot()) {
+			full.addAll(List.of("runuser", "-u", USER, "--"));
+		}
+		full.addAll(command);
+		Path output = Files.createTempFile("lockable-postgres-command-", ".log");
+		try {
+			Process process = new ProcessBuilder(full).directory(directory.toFile())
+				.redirectErrorStream(true)
+				.redirectOutput(output.toFile())
+				.start();
+			if (!process.waitFor(90, TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+				throw new IllegalStateException("Timed out: " + String.join(" ", full) + "\n" + read(output));
+			}
+			if (process.exitValue() != 0) {
+				Path log = directory.resolve("server.log");
+				throw new IllegalStateException("Failed (exit " + process.exitValue() + "): " + String.join(" ", full)
+						+ "\n" + read(output) + (Files.exists(log) ? "\nserver.log:\n" + read(log) : ""));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted: " + String.join(" ", full), ex);
+		}
+		finally {
+			Files.deleteIfExists(output);
+		}
+	}
+
+	private static String read(Path file) throws IOException {
+		return Files.readString(file, StandardCharsets.UTF_8);
+	}
+
+	private static int freeLoopbackPort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+	/**
+	 * The port the server listens on, on 127.0.0.1.
+	 * @return the port
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * The JDBC URL of one of the server's databases.
+	 * @param database the database
+	 * @return the URL, for the user {@link #USER} without password
+	 */
+	public String jdbcUrl(String database) {
+		return "jdbc:postgresql://127.0.0.1:" + this.port + "/" + database;
+	}
+
+	/**
+	 * Creates a database unless it exists.
+	 * @param database its name: lower-case letters, digits and underscores
+	 */
+	public synchronized void createDatabase(String database) {
+		if (!DATABASE_NAME.matcher(database).matches()) {
+			throw new IllegalArgumentException("Not a plain database name: " + database);
+		}
+		try (Connection connection = DriverManager.getConnection(jdbcUrl("postgres"), USER, "")) {
+			try (PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+				exists.setString(1, database);
+				try (ResultSet row = exists.executeQuery()) {
+					if (row.next()) {
+						return;
+					}
+				}
+			}
+			try (Statement create = connection.createStatement()) {
+				create.execute("CREATE DATABASE " + database);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create the database " + database, ex);
+		}
+	}
+
+	private void stop() {
+		try {
+			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
+					"immediate", "-w", "stop"), this.directory, true);
+		}
+		catch (IOException | RuntimeException ex) {
+			// the JVM exits anyway; the directory stays for a look at server.log
+			return;
+		}
+		try (Stream<Path> files = Files.walk(this.directory)) {
+			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a temporary directory, left behind
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "PostgreSQL " + this.bin.getParent().getFileName() + " on 127.0.0.1:" + this.port;
+	}
+
+}

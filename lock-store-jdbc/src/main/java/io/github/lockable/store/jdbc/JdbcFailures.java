@@ -1,0 +1,73 @@
+package io.github.lockable.store.jdbc;
+
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.lockable.store.LockStoreException;
+
+/**
+ * How a failed statement becomes a {@link LockStoreException}: its code says what kind of
+ * failure it was, its message names the operation, the key and the SQL state, never a
+ * token (statements carry tokens as parameters, and drivers leave parameters out of their
+ * messages).
+ */
+final class JdbcFailures {
+
+	/** Slower than the store's timeout, or cancelled by it. */
+	static final String TIMEOUT = "TIMEOUT";
+
+	/** No connection to the database. */
+	static final String UNREACHABLE = "UNREACHABLE";
+
+	/** The lock table is missing. */
+	static final String NO_TABLE = "NO_TABLE";
+
+	private JdbcFailures() {
+	}
+
+	static LockStoreException of(String operation, @Nullable String key, SQLException ex) {
+		String state = ex.getSQLState();
+		String what = operation + ((key != null) ? " of '" + key + "'" : "");
+		String code = code(ex, state);
+		return new LockStoreException("JDBC store: " + what + " failed (" + code
+				+ ((state != null) ? ", SQL state " + state : "") + "): " + ex.getMessage(), code, ex);
+	}
+
+	static LockStoreException unexpected(String operation, @Nullable String key, RuntimeException ex) {
+		return new LockStoreException("JDBC store: " + operation + ((key != null) ? " of '" + key + "'" : "")
+				+ " failed: " + ex, LockStoreException.GENERIC_CODE, ex);
+	}
+
+	static LockStoreException timeout(String operation, String key, long elapsedMillis) {
+		return new LockStoreException(
+				"JDBC store: " + operation + " of '" + key + "' took " + elapsedMillis + "ms, longer than its timeout",
+				TIMEOUT, null);
+	}
+
+	private static String code(SQLException ex, @Nullable String state) {
+		if (ex instanceof SQLTimeoutException || "57014".equals(state)) {
+			// 57014: PostgreSQL's query_canceled, as its driver reports a query timeout
+			return TIMEOUT;
+		}
+		if (ex instanceof SQLTransientConnectionException || (state != null && state.startsWith("08"))) {
+			return UNREACHABLE;
+		}
+		if ("42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state) || "42102".equals(state)) {
+			// undefined table: PostgreSQL, MySQL and the standard, H2
+			return NO_TABLE;
+		}
+		return LockStoreException.GENERIC_CODE;
+	}
+
+	/**
+	 * Whether two inserts of one new key raced and this one lost, which an acquire answers
+	 * by trying again: the key is there now.
+	 */
+	static boolean isDuplicateKey(SQLException ex) {
+		return "23505".equals(ex.getSQLState()) || "23000".equals(ex.getSQLState());
+	}
+
+}

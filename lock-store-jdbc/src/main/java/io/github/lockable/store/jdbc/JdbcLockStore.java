@@ -1,0 +1,288 @@
+package io.github.lockable.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.lockable.store.AcquireResult;
+import io.github.lockable.store.LockHolder;
+import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockListing;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreException;
+import io.github.lockable.store.LockStoreHealth;
+import io.github.lockable.store.LockTokens;
+import io.github.lockable.store.ReleaseResult;
+import io.github.lockable.store.ReleaseWaiters;
+import io.github.lockable.store.StoredLock;
+
+import org.springframework.util.Assert;
+
+/**
+ * A {@link LockStore} of rows in one table of the application's own database, for
+ * applications with a relational database and no Redis; PostgreSQL and H2 for now. The
+ * table comes from the schema script of the platform,
+ * {@code classpath:io/github/lockable/store/jdbc/schema-<platform>.sql}.
+ * <p>
+ * Every decision is taken by the database, on its clock, never on the JVM's: one row per
+ * key, live while its {@code expires_at} lies ahead of the database's
+ * {@code CURRENT_TIMESTAMP}. An acquire is one statement that inserts the row or takes over
+ * one whose lock has expired, and issues the fencing token in the same statement (see
+ * {@link Acquisitions} and {@link LockTableDialect}). A release moves the expiry of the
+ * caller's live row to the epoch and an extend moves it ahead, both owner-checked in their
+ * {@code WHERE}; a force-release expires the key's live row whoever holds it. A
+ * released row is kept, not deleted, so that it keeps the key's last fencing token: the
+ * next acquire issues the larger of that token plus one and the database's clock in
+ * microseconds ({@link LockTokens#nextFencingToken(long, long)}), so tokens strictly
+ * increase per key even across a clock that steps back, and stay above every earlier one
+ * should a row ever be deleted.
+ * <p>
+ * Each operation runs on a connection of its own with auto-commit, never in the caller's
+ * transaction (see {@link LockConnections}), on the caller's thread unless that thread
+ * must not block (see {@link NonBlockingCallers}). A statement is cut off by the database
+ * driver after the store's timeout, rounded up to whole seconds; an acquire that lands
+ * later than the timeout is released again and answered as a failure coded
+ * {@code TIMEOUT}. Another instance's release is seen only by asking the database, so
+ * {@link #awaitRelease(String, Duration)} polls with a back-off (see {@link PollBackoff});
+ * this JVM's releases wake its waiters at once.
+ */
+public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoCloseable {
+
+	/** The table of the schema scripts. */
+	public static final String DEFAULT_TABLE_NAME = "lockable_lock";
+
+	/** As long as the default {@code lockable.acquire-timeout}. */
+	static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+	/** The longest key, as wide as the table's {@code lock_key} column. */
+	static final int MAX_KEY_LENGTH = 512;
+
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
+	private static final Logger logger = LoggerFactory.getLogger(JdbcLockStore.class);
+
+	private final String tableName;
+
+	private final Duration timeout;
+
+	private final LockConnections connections;
+
+	private final ReleaseWaiters waiters = new ReleaseWaiters();
+
+	private final PollBackoff backoff = new PollBackoff();
+
+	private final Acquisitions acquisitions;
+
+	/**
+	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table of a data source.
+	 * @param dataSource the application's data source
+	 */
+	public JdbcLockStore(DataSource dataSource) {
+		this(dataSource, DEFAULT_TABLE_NAME, DEFAULT_TIMEOUT);
+	}
+
+	/**
+	 * Creates a store on a table of a data source.
+	 * @param dataSource the application's data source
+	 * @param tableName the lock table, such as {@code lockable_lock} or
+	 * {@code locks.lockable_lock}: letters, digits and underscores, optionally after a schema
+	 * @param timeout how long an operation may take, the connection included, before it
+	 * fails with the code {@code TIMEOUT}
+	 */
+	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout) {
+		Assert.notNull(dataSource, "dataSource must not be null");
+		Assert.isTrue(isTableName(tableName),
+				() -> "tableName must be an SQL identifier, optionally schema-qualified, was '" + tableName + "'");
+		Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(),
+				() -> "timeout must be positive, was " + timeout);
+		this.tableName = tableName;
+		this.timeout = timeout;
+		this.connections = new LockConnections(dataSource, tableName, timeout);
+		this.acquisitions = new Acquisitions(this, this.connections, timeout, this.backoff);
+	}
+
+	/** Whether a name is one the store takes for its table: it goes into SQL as it is. */
+	static boolean isTableName(@Nullable String tableName) {
+		return tableName != null && TABLE_NAME.matcher(tableName).matches();
+	}
+
+	@Override
+	public String name() {
+		return "jdbc";
+	}
+
+	/** Whether the lock table can be read now. */
+	@Override
+	public Status checkHealth() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("table", this.tableName);
+		try {
+			String platform = this.connections.run("health check", null, (connection, sql) -> {
+				try (PreparedStatement statement = this.connections.prepare(connection, sql.check())) {
+					statement.executeQuery().close();
+				}
+				return sql.dialect().platform();
+			});
+			details.put("platform", platform);
+			return new Status(true, details);
+		}
+		catch (LockStoreException ex) {
+			details.put("error", ex.getCode());
+			return new Status(false, details);
+		}
+	}
+
+	@Override
+	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		long requested = System.nanoTime();
+		return NonBlockingCallers.complete(() -> {
+			try {
+				return this.acquisitions.acquire(request, requested);
+			}
+			catch (LockStoreException ex) {
+				return new AcquireResult.Failed(ex);
+			}
+		});
+	}
+
+	@Override
+	public CompletionStage<ReleaseResult> release(LockLease lease) {
+		return NonBlockingCallers.complete(() -> {
+			int released = this.connections.run("release", lease.key(),
+					(connection, sql) -> update(connection, sql.release(), lease.key(), lease.token()));
+			wake(lease.key());
+			return (released > 0) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OWNER;
+		});
+	}
+
+	@Override
+	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
+		Assert.isTrue(ttl.toMillis() >= 1, () -> "ttl must be at least 1ms, was " + ttl);
+		return NonBlockingCallers.complete(() -> this.connections.run("extend", lease.key(), (connection, sql) -> {
+			try (PreparedStatement statement = this.connections.prepare(connection, sql.extend())) {
+				statement.setLong(1, ttl.toMillis());
+				statement.setString(2, lease.key());
+				statement.setString(3, lease.token());
+				return statement.executeUpdate() > 0;
+			}
+		}));
+	}
+
+	/** The token issued in the acquire, while the lease still owns the lock. */
+	@Override
+	public CompletionStage<Long> fencingToken(LockLease lease) {
+		return NonBlockingCallers.complete(() -> this.connections.run("fencingToken", lease.key(), (connection, sql) -> {
+			try (PreparedStatement statement = this.connections.prepare(connection, sql.owned())) {
+				statement.setString(1, lease.key());
+				statement.setString(2, lease.token());
+				try (ResultSet row = statement.executeQuery()) {
+					return row.next() ? lease.fencingToken() : 0L;
+				}
+			}
+		}));
+	}
+
+	/** The live rows under the prefix, in key order, one more than the limit to tell a cut listing. */
+	@Override
+	public CompletionStage<LockListing> locks(String prefix, int limit) {
+		Assert.isTrue(limit >= 1, () -> "limit must be at least 1, was " + limit);
+		return NonBlockingCallers.complete(() -> this.connections.run("list", prefix + "*", (connection, sql) -> {
+			try (PreparedStatement statement = this.connections.prepare(connection, sql.list())) {
+				statement.setString(1, LockStatements.startsWith(prefix));
+				statement.setInt(2, (limit == Integer.MAX_VALUE) ? limit : limit + 1);
+				List<StoredLock> locks = new ArrayList<>();
+				boolean truncated = false;
+				try (ResultSet rows = statement.executeQuery()) {
+					while (rows.next()) {
+						if (locks.size() == limit) {
+							truncated = true;
+							break;
+						}
+						locks.add(storedLock(rows));
+					}
+				}
+				return new LockListing(locks, truncated);
+			}
+		}));
+	}
+
+	private static StoredLock storedLock(ResultSet row) throws SQLException {
+		String instance = row.getString(3);
+		long pid = row.getLong(4);
+		String method = row.getString(5);
+		LockHolder holder = (instance != null && method != null) ? new LockHolder(instance, pid, method) : null;
+		OffsetDateTime acquiredAt = row.getObject(6, OffsetDateTime.class);
+		return new StoredLock(row.getString(1), Duration.ofMillis(Math.max(0, row.getLong(2))), holder,
+				(acquiredAt != null) ? acquiredAt.toInstant() : null);
+	}
+
+	/** Expires the key's live row, whoever holds it, and wakes this JVM's waiters. */
+	@Override
+	public CompletionStage<Boolean> forceRelease(String key) {
+		return NonBlockingCallers.complete(() -> {
+			int released = this.connections.run("force-release", key, (connection, sql) -> {
+				try (PreparedStatement statement = this.connections.prepare(connection, sql.forceRelease())) {
+					statement.setString(1, key);
+					return statement.executeUpdate();
+				}
+			});
+			wake(key);
+			if (released > 0) {
+				logger.info("Force-released the lock '{}'", key);
+			}
+			return released > 0;
+		});
+	}
+
+	private int update(Connection connection, String sql, String key, String token) throws SQLException {
+		try (PreparedStatement statement = this.connections.prepare(connection, sql)) {
+			statement.setString(1, key);
+			statement.setString(2, token);
+			return statement.executeUpdate();
+		}
+	}
+
+	private void wake(String key) {
+		this.backoff.reset(key);
+		this.waiters.released(key);
+	}
+
+	/**
+	 * Completes after the key's next {@link PollBackoff backoff}, when this JVM releases the
+	 * key, or after {@code maxWait}, whichever comes first.
+	 */
+	@Override
+	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		Duration poll = this.backoff.next(key);
+		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
+	}
+
+	/** Wakes every waiter of {@link #awaitRelease}; the store keeps working. */
+	@Override
+	public void close() {
+		this.waiters.releasedAll();
+	}
+
+	@Override
+	public String toString() {
+		return "JdbcLockStore[" + this.tableName + "]";
+	}
+
+}

@@ -1,0 +1,109 @@
+package io.github.lockable.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.lockable.store.LockStoreException;
+
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+
+/**
+ * The store's connections: each operation takes one of its own from the data source,
+ * commits every statement on its own (auto-commit) and gives it back, so that no lock
+ * statement ever runs in a transaction of the caller's, and a caller's rollback undoes
+ * none. A data source that hands out the caller's transactional connection (Spring's
+ * {@link TransactionAwareDataSourceProxy}) is unwrapped. An interrupt of the calling thread
+ * neither fails the statements nor is lost: it is set again when the operation ends.
+ */
+final class LockConnections {
+
+	private final DataSource dataSource;
+
+	private final String table;
+
+	private final int queryTimeoutSeconds;
+
+	private volatile @Nullable LockStatements statements;
+
+	LockConnections(DataSource dataSource, String table, Duration timeout) {
+		this.dataSource = (dataSource instanceof TransactionAwareDataSourceProxy proxy
+				&& proxy.getTargetDataSource() != null) ? proxy.getTargetDataSource() : dataSource;
+		this.table = table;
+		// JDBC counts query timeouts in whole seconds; the store checks the exact time itself
+		this.queryTimeoutSeconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
+	}
+
+	/**
+	 * Runs work on a connection of its own.
+	 * @throws LockStoreException if a statement, or the data source, fails
+	 */
+	<T> T run(String operation, @Nullable String key, Work<T> work) {
+		boolean interrupted = Thread.interrupted();
+		try (Connection connection = this.dataSource.getConnection()) {
+			boolean autoCommit = connection.getAutoCommit();
+			if (!autoCommit) {
+				connection.setAutoCommit(true);
+			}
+			try {
+				return work.run(connection, statements(connection));
+			}
+			finally {
+				if (!autoCommit) {
+					connection.setAutoCommit(false);
+				}
+			}
+		}
+		catch (SQLException ex) {
+			throw JdbcFailures.of(operation, key, ex);
+		}
+		catch (LockStoreException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// a pool or driver that throws unchecked: still a store failure, never an escape from a stage
+			throw JdbcFailures.unexpected(operation, key, ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** A statement bounded by the store's timeout. */
+	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+		PreparedStatement statement = connection.prepareStatement(sql);
+		statement.setQueryTimeout(this.queryTimeoutSeconds);
+		return statement;
+	}
+
+	/** The statements for the database, known from the first connection. */
+	private LockStatements statements(Connection connection) throws SQLException {
+		LockStatements known = this.statements;
+		if (known == null) {
+			String product = connection.getMetaData().getDatabaseProductName();
+			LockTableDialect dialect = LockTableDialect.of(product);
+			if (dialect == null) {
+				throw new LockStoreException("JDBC store: " + product
+						+ " is not supported yet; the store runs on PostgreSQL and H2", "UNSUPPORTED_DATABASE", null);
+			}
+			known = LockStatements.of(dialect, this.table);
+			this.statements = known;
+		}
+		return known;
+	}
+
+	@FunctionalInterface
+	interface Work<T> {
+
+		T run(Connection connection, LockStatements statements) throws SQLException;
+
+	}
+
+}
