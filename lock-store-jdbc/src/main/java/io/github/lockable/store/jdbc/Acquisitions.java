@@ -17,6 +17,7 @@ import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
+import io.github.lockable.store.PollBackoff;
 
 /**
  * The acquire of {@link JdbcLockStore}: the one statement that inserts or takes over the

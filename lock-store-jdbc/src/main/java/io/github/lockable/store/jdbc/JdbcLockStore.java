@@ -28,6 +28,8 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockStoreHealth;
 import io.github.lockable.store.LockTokens;
+import io.github.lockable.store.NonBlockingCallers;
+import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.ReleaseWaiters;
 import io.github.lockable.store.StoredLock;

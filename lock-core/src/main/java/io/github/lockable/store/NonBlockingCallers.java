@@ -1,24 +1,23 @@
-package io.github.lockable.store.jdbc;
+package io.github.lockable.store;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
-import org.springframework.util.ClassUtils;
 import reactor.core.scheduler.Schedulers;
 
-import io.github.lockable.store.LockStoreException;
+import org.springframework.util.ClassUtils;
 
 /**
- * The thread of a call's statements. A caller that must not block, by Reactor's
- * {@code Schedulers.isInNonBlockingThread()} (a Reactor Netty event loop, Reactor's
- * parallel scheduler), gets a stage that Reactor's bounded elastic scheduler completes, as
- * a statement may wait for the pool and the database up to its timeout; any other caller, or every caller without Reactor,
- * gets the stage complete before the call returns, without a thread hop. The store has no
- * threads of its own. The file store's twin: each store module stands on its own.
+ * Where a store whose calls block (files, JDBC) does its work. A caller that must not
+ * block, by Reactor's {@code Schedulers.isInNonBlockingThread()} (a Reactor Netty event
+ * loop, Reactor's parallel scheduler), gets a stage that Reactor's bounded elastic
+ * scheduler completes, as the work may wait up to the store's timeout; any other caller,
+ * or every caller without Reactor, gets the stage complete before the call returns,
+ * without a thread hop. Such a store needs no threads of its own.
  */
-final class NonBlockingCallers {
+public final class NonBlockingCallers {
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.scheduler.Schedulers",
 			NonBlockingCallers.class.getClassLoader());
@@ -27,9 +26,13 @@ final class NonBlockingCallers {
 	}
 
 	/**
-	 * The stage of the work, failed with the {@link LockStoreException} it throws.
+	 * Runs the work on the caller's thread, or off it for a caller that must not block.
+	 * @param <T> the work's result
+	 * @param work the blocking work, which reports a store failure by throwing a
+	 * {@link LockStoreException}
+	 * @return the stage of the work, failed with the exception it throws
 	 */
-	static <T> CompletionStage<T> complete(Supplier<T> work) {
+	public static <T> CompletionStage<T> complete(Supplier<T> work) {
 		if (REACTOR_PRESENT && Reactor.isNonBlocking()) {
 			CompletableFuture<T> stage = new CompletableFuture<>();
 			try {
