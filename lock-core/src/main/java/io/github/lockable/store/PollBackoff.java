@@ -1,14 +1,15 @@
 package io.github.lockable.store;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * How long a waiter of a store that cannot be told of a release (a lock file, a lock row)
- * sleeps before it looks again: 5ms at first, doubled for every further wait on the same
- * key up to 200ms, and back to 5ms once this JVM acquires or releases the key. A short hold
- * is seen within milliseconds, a long one costs at most five reads a second per waiting
- * key.
+ * How a store that cannot be told of another process's release (a lock file, a lock row)
+ * waits for one: a waiter sleeps 5ms at first, doubled for every further wait on the same
+ * key up to 200ms, and back to 5ms once this JVM acquires or releases the key; a release in
+ * this JVM wakes its waiters at once ({@link ReleaseWaiters}). A short hold is seen within
+ * milliseconds, a long one costs at most five reads a second per waiting key.
  */
 public final class PollBackoff {
 
@@ -22,6 +23,34 @@ public final class PollBackoff {
 	private static final int MAX_KEYS = 10_000;
 
 	private final ConcurrentHashMap<String, Duration> next = new ConcurrentHashMap<>();
+
+	private final ReleaseWaiters waiters = new ReleaseWaiters();
+
+	/**
+	 * A wait for the key's release: it completes after the key's next sleep, when this JVM
+	 * releases the key, or after {@code maxWait}, whichever comes first.
+	 * @param key the full key
+	 * @param maxWait the longest wait
+	 * @return a stage that completes, never exceptionally, when the wait ends
+	 */
+	public CompletableFuture<Void> await(String key, Duration maxWait) {
+		Duration poll = next(key);
+		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
+	}
+
+	/**
+	 * This JVM released the key: its waiters wake, and its sleeps start over.
+	 * @param key the full key
+	 */
+	public void released(String key) {
+		reset(key);
+		this.waiters.released(key);
+	}
+
+	/** Wakes every waiter, as the store closes. */
+	public void releasedAll() {
+		this.waiters.releasedAll();
+	}
 
 	/**
 	 * The next sleep for a key; the one after it doubles.

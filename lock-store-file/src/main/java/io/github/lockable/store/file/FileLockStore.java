@@ -28,7 +28,6 @@ import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.NonBlockingCallers;
 import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.ReleaseWaiters;
 import io.github.lockable.store.file.LockFileState.Present;
 import io.github.lockable.store.file.LockFileState.Unreadable;
 
@@ -73,8 +72,6 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	private final LockDirectory files;
 
 	private final ProcessIdentity identity = ProcessIdentity.current();
-
-	private final ReleaseWaiters waiters = new ReleaseWaiters();
 
 	private final PollBackoff backoff = new PollBackoff();
 
@@ -226,8 +223,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 				return owned.isExpired(now()) ? ReleaseResult.NOT_OWNER : ReleaseResult.RELEASED;
 			});
 			// outside the guard: a woken waiter may acquire the key at once, on this thread
-			this.backoff.reset(lease.key());
-			this.waiters.released(lease.key());
+			this.backoff.released(lease.key());
 			return result;
 		});
 	}
@@ -299,8 +295,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 				return true;
 			});
 			// outside the guard, as for a release
-			this.backoff.reset(key);
-			this.waiters.released(key);
+			this.backoff.released(key);
 			return held;
 		});
 	}
@@ -325,8 +320,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	 */
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
-		Duration poll = this.backoff.next(key);
-		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
+		return this.backoff.await(key, maxWait);
 	}
 
 	/**
@@ -334,7 +328,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	 */
 	@Override
 	public void close() {
-		this.waiters.releasedAll();
+		this.backoff.releasedAll();
 	}
 
 	@Override

@@ -31,7 +31,6 @@ import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.NonBlockingCallers;
 import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.ReleaseWaiters;
 import io.github.lockable.store.StoredLock;
 
 import org.springframework.util.Assert;
@@ -85,8 +84,6 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	private final Duration timeout;
 
 	private final LockConnections connections;
-
-	private final ReleaseWaiters waiters = new ReleaseWaiters();
 
 	private final PollBackoff backoff = new PollBackoff();
 
@@ -262,8 +259,7 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	}
 
 	private void wake(String key) {
-		this.backoff.reset(key);
-		this.waiters.released(key);
+		this.backoff.released(key);
 	}
 
 	/**
@@ -272,14 +268,13 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	 */
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
-		Duration poll = this.backoff.next(key);
-		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
+		return this.backoff.await(key, maxWait);
 	}
 
 	/** Wakes every waiter of {@link #awaitRelease}; the store keeps working. */
 	@Override
 	public void close() {
-		this.waiters.releasedAll();
+		this.backoff.releasedAll();
 	}
 
 	@Override
