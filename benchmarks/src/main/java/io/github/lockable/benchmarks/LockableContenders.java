@@ -9,7 +9,7 @@ import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
 
 /**
- * Lockable, measured twice: its Redis store called directly, and the whole product path, a
+ * Lockable, measured twice: its store (Redis or JDBC) called directly, and the whole product path, a
  * {@code @Lockable} method called through its Spring proxy with a named resolver.
  */
 final class LockableContenders {
@@ -18,11 +18,15 @@ final class LockableContenders {
 	}
 
 	static Contender store(LockStore store, Duration ttl) {
+		return store("Lockable store", store, ttl);
+	}
+
+	static Contender store(String name, LockStore store, Duration ttl) {
 		return new Contender() {
 
 			@Override
 			public String name() {
-				return "Lockable store";
+				return name;
 			}
 
 			@Override

@@ -182,7 +182,9 @@ public class LockablePathBenchmark {
 	}
 
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	// No DataSource from properties: the Redis runs have none, and JdbcSideBySide registers its pool itself.
+	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+			"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 	static class BenchmarkApplication {
 
 		@Bean

@@ -45,6 +45,11 @@ final class Scenario {
 
 	private final LongSupplier serverCpu;
 
+	/** How the tables name the first contender, whose rate every ratio divides by, and the server. */
+	private final String floor;
+
+	private final String server;
+
 	private final Map<Contender, CriticalSection> sections = new LinkedHashMap<>();
 
 	private int rounds;
@@ -55,6 +60,13 @@ final class Scenario {
 	private double[] interleavedNanos;
 
 	Scenario(String title, int threads, boolean contended, List<Contender> contenders, LongSupplier serverCpu) {
+		this(title, threads, contended, contenders, serverCpu, "raw Lettuce", "Redis");
+	}
+
+	Scenario(String title, int threads, boolean contended, List<Contender> contenders, LongSupplier serverCpu,
+			String floor, String server) {
+		this.floor = floor;
+		this.server = server;
 		this.title = title;
 		this.serverCpu = serverCpu;
 		this.threads = threads;
@@ -192,11 +204,14 @@ final class Scenario {
 		StringBuilder out = new StringBuilder();
 		out.append("### ").append(this.title).append("\n\n");
 		if (this.contended) {
-			out.append("| Library | successful acquisitions/s | x raw Lettuce [p25, p75] | best round/s | x raw Lettuce, best rounds | attempts/s | overlapping holders |\n");
+			out.append("| Library | successful acquisitions/s | x " + this.floor + " [p25, p75] | best round/s | x " + this.floor
+					+ ", best rounds | attempts/s | overlapping holders |\n");
 			out.append("|---|---:|---:|---:|---:|---:|---:|\n");
 		}
 		else {
-			out.append("| Library | lock cycles/s | x raw Lettuce [p25, p75] | best round/s | x raw Lettuce, best rounds | JVM CPU us/cycle | Redis CPU us/cycle | bytes/cycle, calling thread | bytes/cycle, whole JVM |\n");
+			out.append("| Library | lock cycles/s | x " + this.floor + " [p25, p75] | best round/s | x " + this.floor
+					+ ", best rounds | JVM CPU us/cycle | " + this.server
+					+ " CPU us/cycle | bytes/cycle, calling thread | bytes/cycle, whole JVM |\n");
 			out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		}
 		for (Contender contender : this.contenders) {
@@ -222,8 +237,8 @@ final class Scenario {
 		if (this.interleavedNanos != null) {
 			out.append("\nOne thread taking turns, cycle by cycle, between the libraries for ")
 				.append(this.rounds * this.roundMillis)
-				.append(" ms (median cycle; x raw Lettuce = raw's median cycle / the library's):\n\n")
-				.append("| Library | median cycle, us | x raw Lettuce |\n|---|---:|---:|\n");
+				.append(" ms (median cycle; x " + this.floor + " = its median cycle / the library's):\n\n")
+				.append("| Library | median cycle, us | x " + this.floor + " |\n|---|---:|---:|\n");
 			for (Contender contender : this.contenders) {
 				out.append("| ").append(contender.name()).append(" | ")
 					.append(format("%.1f", this.interleavedNanos[this.contenders.indexOf(contender)] / 1000))
@@ -232,7 +247,7 @@ final class Scenario {
 		}
 		out.append("\n").append(this.threads).append(this.threads == 1 ? " thread, " : " threads, ")
 			.append(this.rounds)
-			.append(" rounds; medians over the rounds, ratios taken per round to raw Lettuce in the same round;"
+			.append(" rounds; medians over the rounds, ratios taken per round to " + this.floor + " in the same round;"
 					+ " best round: the highest rate of the rounds.\n\n");
 		return out.toString();
 	}
