@@ -88,7 +88,7 @@ final class Acquisitions {
 				bindAcquire(statement, next, request, token);
 			}
 			if (!sql.dialect().returnsFencingToken()) {
-				// 0 rows: held, when the driver counts changed rows; else the row says whether it took
+				// drivers count found rows, not changed ones, by default: only the row says whether it took
 				return (statement.executeUpdate() > 0) ? readFencingToken(connection, sql, request.key(), token) : 0;
 			}
 			try (ResultSet row = statement.executeQuery()) {
@@ -103,7 +103,7 @@ final class Acquisitions {
 		}
 	}
 
-	/** The fencing token of the key's row if it has the caller's token, which is random: this acquire's row. */
+	/** The fencing token of the key's row if it has this acquire's token, which is random; else 0. */
 	private long readFencingToken(Connection connection, LockStatements sql, String key, String token)
 			throws SQLException {
 		try (PreparedStatement statement = this.connections.prepare(connection, sql.fencingToken())) {

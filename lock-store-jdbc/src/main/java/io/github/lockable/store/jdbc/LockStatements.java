@@ -3,8 +3,9 @@ package io.github.lockable.store.jdbc;
 /**
  * The SQL of every operation on one lock table, built once per store. Every statement
  * reads the database's clock ({@link LockTableDialect#now()}), never the JVM's: a lock is
- * live while {@code expires_at} lies ahead of that clock. A release does not delete its row but
- * moves its expiry to the epoch, so that the row keeps the key's last fencing token.
+ * live while {@code expires_at} lies ahead of that clock. A release does not delete its
+ * row but moves its expiry to the epoch, so that the row keeps the key's last fencing
+ * token.
  *
  * @param dialect the database's dialect
  * @param acquire see {@link LockTableDialect#acquire(String)}
@@ -22,8 +23,8 @@ package io.github.lockable.store.jdbc;
  * @param forceRelease expires the key's live lock, whoever holds it; parameter the key
  * @param check reads nothing from the table, to see that it is there
  */
-record LockStatements(LockTableDialect dialect, String acquire, String fencingToken, String held, String release, String extend,
-		String owned, String list, String forceRelease, String check) {
+record LockStatements(LockTableDialect dialect, String acquire, String fencingToken, String held, String release,
+		String extend, String owned, String list, String forceRelease, String check) {
 
 	/** The escape character of {@link #list}'s pattern: not a backslash, which MySQL strings escape. */
 	static final char LIKE_ESCAPE = '!';

@@ -174,11 +174,13 @@ enum LockTableDialect {
 			return "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, " + micros() + ", " + plusMillis(now())
 					+ ", " + now() + ", ?, ?, ?) ON DUPLICATE KEY UPDATE"
 					+ " token = IF(" + expired + ", VALUES(token), token),"
-					+ " fencing_token = IF(" + expired + ", GREATEST(fencing_token + 1, VALUES(fencing_token)), fencing_token),"
+					+ " fencing_token = IF(" + expired + ", GREATEST(fencing_token + 1, VALUES(fencing_token)),"
+					+ " fencing_token),"
 					+ " acquired_at = IF(" + expired + ", VALUES(acquired_at), acquired_at),"
 					+ " holder_instance = IF(" + expired + ", VALUES(holder_instance), holder_instance),"
 					+ " holder_pid = IF(" + expired + ", VALUES(holder_pid), holder_pid),"
 					+ " holder_method = IF(" + expired + ", VALUES(holder_method), holder_method),"
+					// last: every IF before it must see the old expiry
 					+ " expires_at = IF(" + expired + ", VALUES(expires_at), expires_at)";
 		}
 
