@@ -69,6 +69,11 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 		return false;
 	}
 
+	/** The database's clock as the table's times are kept, for statements of the tests' own. */
+	protected String databaseNow() {
+		return "CURRENT_TIMESTAMP";
+	}
+
 	private JdbcTemplate jdbc() {
 		return new JdbcTemplate(dataSource());
 	}
@@ -82,7 +87,7 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 	void theDatabaseClockDecidesWhenALockExpires() {
 		LockHandle holder = acquired(key("db-clock"), LONG_TTL).handle();
 		// as if the database's clock had run past the TTL: this JVM still counts 30 seconds
-		jdbc().update("UPDATE lockable_lock SET expires_at = CURRENT_TIMESTAMP - INTERVAL '1' SECOND WHERE lock_key = ?",
+		jdbc().update("UPDATE lockable_lock SET expires_at = " + databaseNow() + " - INTERVAL '1' SECOND WHERE lock_key = ?",
 				key("db-clock"));
 		assertThat(holder.isExpired()).isFalse();
 		LockHandle next = acquired(key("db-clock"), LONG_TTL).handle();
@@ -95,7 +100,7 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 	@Test
 	void theRemainingTtlOfAHeldLockIsTheDatabasesCount() {
 		LockHandle holder = acquired(key("db-ttl"), LONG_TTL).handle();
-		jdbc().update("UPDATE lockable_lock SET expires_at = CURRENT_TIMESTAMP + INTERVAL '3' SECOND WHERE lock_key = ?",
+		jdbc().update("UPDATE lockable_lock SET expires_at = " + databaseNow() + " + INTERVAL '3' SECOND WHERE lock_key = ?",
 				key("db-ttl"));
 		assertThat(held(key("db-ttl"), LONG_TTL).remainingTtl()).isBetween(Duration.ofMillis(1), Duration.ofSeconds(3));
 		assertThat(Stages.join(store().locks(key(""), 10)).locks()).singleElement()
@@ -311,7 +316,7 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 					.isOne();
 				String expired = key("race-expired-" + round);
 				acquired(expired, LONG_TTL);
-				jdbc().update("UPDATE lockable_lock SET expires_at = CURRENT_TIMESTAMP - INTERVAL '1' SECOND "
+				jdbc().update("UPDATE lockable_lock SET expires_at = " + databaseNow() + " - INTERVAL '1' SECOND "
 						+ "WHERE lock_key = ?", expired);
 				assertThat(winners(pool, callers, expired)).as("winners of expired lock, round %d", round).isOne();
 			}

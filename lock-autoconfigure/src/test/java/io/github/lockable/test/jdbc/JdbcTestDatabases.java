@@ -62,6 +62,28 @@ public final class JdbcTestDatabases {
 		return dataSource;
 	}
 
+	/**
+	 * A pool on a database of the shared MariaDB server, without the lock table.
+	 * @param database the database, created if missing
+	 * @return its pool; the caller closes it
+	 */
+	public static HikariDataSource mariadbWithoutTable(String database) {
+		MariaDbTestServer server = MariaDbTestServer.shared();
+		server.createDatabase(database);
+		return pool(server.jdbcUrl(database), MariaDbTestServer.USER);
+	}
+
+	/**
+	 * A pool on a database of the shared MariaDB server, with the lock table.
+	 * @param database the database, created if missing
+	 * @return its pool; the caller closes it
+	 */
+	public static HikariDataSource mariadb(String database) {
+		HikariDataSource dataSource = mariadbWithoutTable(database);
+		createTable(dataSource, "mysql");
+		return dataSource;
+	}
+
 	static HikariDataSource pool(String url, String user) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(url);
@@ -74,7 +96,7 @@ public final class JdbcTestDatabases {
 	/**
 	 * Runs the store's schema script of a platform.
 	 * @param dataSource where
-	 * @param platform {@code h2} or {@code postgresql}
+	 * @param platform {@code h2}, {@code postgresql} or {@code mysql}
 	 */
 	public static void createTable(DataSource dataSource, String platform) {
 		DatabasePopulatorUtils.execute(new ResourceDatabasePopulator(

@@ -21,9 +21,11 @@ import io.github.lockable.store.PollBackoff;
 
 /**
  * The acquire of {@link JdbcLockStore}: the one statement that inserts or takes over the
- * key's row ({@link LockTableDialect#acquire(String)}); when it finds the lock held, a look
- * at the holder's remaining TTL; and when it landed later than the timeout, a release of
- * what it took, so that a caller that gave up holds nothing.
+ * key's row ({@link LockTableDialect#acquire(String)}), followed, where that statement
+ * does not answer the fencing token, by a read of the row by key and this acquire's token;
+ * when it finds the lock held, a look at the holder's remaining TTL; and when it landed
+ * later than the timeout, a release of what it took, so that a caller that gave up holds
+ * nothing.
  */
 final class Acquisitions {
 
@@ -85,6 +87,10 @@ final class Acquisitions {
 			if (sql.dialect().repeatsAcquireParameters()) {
 				bindAcquire(statement, next, request, token);
 			}
+			if (!sql.dialect().returnsFencingToken()) {
+				// drivers count found rows, not changed ones, by default: only the row says whether it took
+				return (statement.executeUpdate() > 0) ? readFencingToken(connection, sql, request.key(), token) : 0;
+			}
 			try (ResultSet row = statement.executeQuery()) {
 				return row.next() ? row.getLong(1) : 0;
 			}
@@ -94,6 +100,18 @@ final class Acquisitions {
 				return 0;
 			}
 			throw ex;
+		}
+	}
+
+	/** The fencing token of the key's row if it has this acquire's token, which is random; else 0. */
+	private long readFencingToken(Connection connection, LockStatements sql, String key, String token)
+			throws SQLException {
+		try (PreparedStatement statement = this.connections.prepare(connection, sql.fencingToken())) {
+			statement.setString(1, key);
+			statement.setString(2, token);
+			try (ResultSet row = statement.executeQuery()) {
+				return row.next() ? row.getLong(1) : 0;
+			}
 		}
 	}
 

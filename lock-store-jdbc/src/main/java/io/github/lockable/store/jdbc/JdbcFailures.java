@@ -67,7 +67,8 @@ final class JdbcFailures {
 	 * by trying again: the key is there now.
 	 */
 	static boolean isDuplicateKey(SQLException ex) {
-		return "23505".equals(ex.getSQLState()) || "23000".equals(ex.getSQLState());
+		// 23505: PostgreSQL and H2; MySQL and MariaDB say 23000, for every integrity violation, with error 1062
+		return "23505".equals(ex.getSQLState()) || ("23000".equals(ex.getSQLState()) && ex.getErrorCode() == 1062);
 	}
 
 }

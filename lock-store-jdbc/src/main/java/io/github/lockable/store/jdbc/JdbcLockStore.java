@@ -37,15 +37,17 @@ import org.springframework.util.Assert;
 
 /**
  * A {@link LockStore} of rows in one table of the application's own database, for
- * applications with a relational database and no Redis; PostgreSQL and H2 for now. The
- * table comes from the schema script of the platform,
+ * applications with a relational database and no Redis: PostgreSQL, MySQL 8, MariaDB
+ * 10.5+ and H2. The table comes from the schema script of the platform,
  * {@code classpath:io/github/lockable/store/jdbc/schema-<platform>.sql}.
  * <p>
  * Every decision is taken by the database, on its clock, never on the JVM's: one row per
  * key, live while its {@code expires_at} lies ahead of the database's
- * {@code CURRENT_TIMESTAMP}. An acquire is one statement that inserts the row or takes over
- * one whose lock has expired, and issues the fencing token in the same statement (see
- * {@link Acquisitions} and {@link LockTableDialect}). A release moves the expiry of the
+ * {@code CURRENT_TIMESTAMP} ({@code UTC_TIMESTAMP(6)} on MySQL and MariaDB). An acquire is
+ * one statement that inserts the row or takes over one whose lock has expired, and issues
+ * the fencing token in the same statement (on MySQL and MariaDB, which have no
+ * {@code RETURNING}, read back by the acquire's own token; see {@link Acquisitions} and
+ * {@link LockTableDialect}). A release moves the expiry of the
  * caller's live row to the epoch and an extend moves it ahead, both owner-checked in their
  * {@code WHERE}; a force-release expires the key's live row whoever holds it. A
  * released row is kept, not deleted, so that it keeps the key's last fencing token: the

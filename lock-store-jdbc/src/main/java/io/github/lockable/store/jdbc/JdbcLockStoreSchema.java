@@ -80,7 +80,7 @@ public final class JdbcLockStoreSchema {
 		LockTableDialect dialect = LockTableDialect.of(metaData.getDatabaseProductName());
 		if (dialect == null) {
 			throw new IllegalStateException("The JDBC lock store does not support " + metaData.getDatabaseProductName()
-					+ " yet; it runs on PostgreSQL and H2");
+					+ " yet; it runs on PostgreSQL, MySQL, MariaDB and H2");
 		}
 		return dialect.platform();
 	}

@@ -91,7 +91,7 @@ final class LockConnections {
 			LockTableDialect dialect = LockTableDialect.of(product);
 			if (dialect == null) {
 				throw new LockStoreException("JDBC store: " + product
-						+ " is not supported yet; the store runs on PostgreSQL and H2", "UNSUPPORTED_DATABASE", null);
+						+ " is not supported yet; the store runs on PostgreSQL, MySQL, MariaDB and H2", "UNSUPPORTED_DATABASE", null);
 			}
 			known = LockStatements.of(dialect, this.table);
 			this.statements = known;

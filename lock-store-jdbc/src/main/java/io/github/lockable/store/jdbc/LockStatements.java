@@ -1,16 +1,17 @@
 package io.github.lockable.store.jdbc;
 
-import static io.github.lockable.store.jdbc.LockTableDialect.EPOCH;
-import static io.github.lockable.store.jdbc.LockTableDialect.NOW;
-
 /**
  * The SQL of every operation on one lock table, built once per store. Every statement
- * reads the database's clock ({@link LockTableDialect#NOW}), never the JVM's: a lock is
- * live while {@code expires_at > CURRENT_TIMESTAMP}. A release does not delete its row but
- * moves its expiry to the epoch, so that the row keeps the key's last fencing token.
+ * reads the database's clock ({@link LockTableDialect#now()}), never the JVM's: a lock is
+ * live while {@code expires_at} lies ahead of that clock. A release does not delete its
+ * row but moves its expiry to the epoch, so that the row keeps the key's last fencing
+ * token.
  *
  * @param dialect the database's dialect
  * @param acquire see {@link LockTableDialect#acquire(String)}
+ * @param fencingToken the fencing token of the key's row while it has the token, read after
+ * an acquire that does not answer it ({@link LockTableDialect#returnsFencingToken()});
+ * parameters key and token
  * @param held the remaining TTL and age in milliseconds of the key's live lock; parameter
  * the key
  * @param release expires the lease's live lock; parameters key and token
@@ -22,26 +23,29 @@ import static io.github.lockable.store.jdbc.LockTableDialect.NOW;
  * @param forceRelease expires the key's live lock, whoever holds it; parameter the key
  * @param check reads nothing from the table, to see that it is there
  */
-record LockStatements(LockTableDialect dialect, String acquire, String held, String release, String extend,
-		String owned, String list, String forceRelease, String check) {
+record LockStatements(LockTableDialect dialect, String acquire, String fencingToken, String held, String release,
+		String extend, String owned, String list, String forceRelease, String check) {
 
 	/** The escape character of {@link #list}'s pattern: not a backslash, which MySQL strings escape. */
 	static final char LIKE_ESCAPE = '!';
 
 	static LockStatements of(LockTableDialect dialect, String table) {
-		String live = " WHERE lock_key = ? AND expires_at > " + NOW;
+		String now = dialect.now();
+		String live = " WHERE lock_key = ? AND expires_at > " + now;
 		String liveOwned = live + " AND token = ?";
 		return new LockStatements(dialect, dialect.acquire(table),
-				"SELECT " + dialect.millisBetween(NOW, "expires_at") + ", " + dialect.millisBetween("acquired_at", NOW)
+				"SELECT fencing_token FROM " + table + " WHERE lock_key = ? AND token = ?",
+				"SELECT " + dialect.millisBetween(now, "expires_at") + ", " + dialect.millisBetween("acquired_at", now)
 						+ " FROM " + table + live,
-				"UPDATE " + table + " SET expires_at = " + EPOCH + liveOwned,
-				"UPDATE " + table + " SET expires_at = " + dialect.plusMillis(NOW) + liveOwned,
+				"UPDATE " + table + " SET expires_at = " + dialect.epoch() + liveOwned,
+				"UPDATE " + table + " SET expires_at = " + dialect.plusMillis(now) + liveOwned,
 				"SELECT 1 FROM " + table + liveOwned,
-				"SELECT lock_key, " + dialect.millisBetween(NOW, "expires_at")
-						+ ", holder_instance, holder_pid, holder_method, acquired_at FROM " + table
-						+ " WHERE lock_key LIKE ? ESCAPE '" + LIKE_ESCAPE + "' AND expires_at > " + NOW + " ORDER BY "
+				"SELECT lock_key, " + dialect.millisBetween(now, "expires_at")
+						+ ", holder_instance, holder_pid, holder_method, " + dialect.offsetDateTime("acquired_at") + " FROM "
+						+ table
+						+ " WHERE lock_key LIKE ? ESCAPE '" + LIKE_ESCAPE + "' AND expires_at > " + now + " ORDER BY "
 						+ dialect.binaryOrder("lock_key") + " LIMIT ?",
-				"UPDATE " + table + " SET expires_at = " + EPOCH + live,
+				"UPDATE " + table + " SET expires_at = " + dialect.epoch() + live,
 				"SELECT 1 FROM " + table + " WHERE 1 = 0");
 	}
 

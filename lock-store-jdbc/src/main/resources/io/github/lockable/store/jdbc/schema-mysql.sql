@@ -2,8 +2,7 @@
 -- release so that it keeps the key's last fencing token. lock_key compares byte for byte
 -- (utf8mb4_bin): the default collations would take 'A' and 'a' for one lock. The times are
 -- DATETIME(6) in UTC (UTC_TIMESTAMP(6)), not TIMESTAMP, which cannot hold the epoch that a
--- released row expires at, nor times past 2038. Not yet tested: the store does not run on
--- MySQL/MariaDB yet.
+-- released row expires at, nor times past 2038; the session's time zone does not matter.
 CREATE TABLE IF NOT EXISTS lockable_lock (
 	lock_key VARCHAR(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
 	token VARCHAR(36) NOT NULL,
