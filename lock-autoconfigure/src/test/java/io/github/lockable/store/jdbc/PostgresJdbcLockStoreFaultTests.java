@@ -66,26 +66,34 @@ class PostgresJdbcLockStoreFaultTests {
 	@Test
 	void aDatabaseStoppedMidHoldFailsEveryCallWithinTheTimeoutAndKeepsTheLockThroughARestart() throws Exception {
 		PostgresTestServer server = PostgresTestServer.startPrivate();
-		server.createDatabase("faults");
-		this.dataSource = pool(server.jdbcUrl("faults"), 4);
-		JdbcTestDatabases.createTable(this.dataSource, "postgresql");
-		JdbcLockStore store = store(this.dataSource);
-		LockLease lease = acquired(store, "stopped");
-		server.stop();
 		try {
-			assertFailsWithinBound(() -> Stages.join(store.release(lease)));
-			assertFailsWithinBound(() -> Stages.join(store.extend(lease, TTL)));
-			assertFailsWithinBound(() -> failure(Stages.join(store.acquire(request("other")))));
+			server.createDatabase("faults");
+			this.dataSource = pool(server.jdbcUrl("faults"), 4);
+			JdbcTestDatabases.createTable(this.dataSource, "postgresql");
+			JdbcLockStore store = store(this.dataSource);
+			LockLease lease = acquired(store, "stopped");
+			server.stop();
+			try {
+				assertFailsWithinBound(() -> Stages.join(store.release(lease)));
+				assertFailsWithinBound(() -> Stages.join(store.extend(lease, TTL)));
+				assertFailsWithinBound(() -> failure(Stages.join(store.acquire(request("other")))));
+			}
+			finally {
+				server.start();
+			}
+			// the acquire was committed before the stop: the lock is still held until its TTL
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(Stages.join(store.acquire(request("stopped"))))
+					.isInstanceOf(AcquireResult.Held.class));
+			assertThat(Stages.join(store.release(lease))).isEqualTo(ReleaseResult.RELEASED);
+			assertThat(acquired(store, "stopped").fencingToken()).isGreaterThan(lease.fencingToken());
 		}
 		finally {
-			server.start();
+			if (this.dataSource != null) {
+				this.dataSource.close();
+			}
+			server.stop();
 		}
-		// the acquire was committed before the stop: the lock is still held until its TTL
-		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(Stages.join(store.acquire(request("stopped"))))
-				.isInstanceOf(AcquireResult.Held.class));
-		assertThat(Stages.join(store.release(lease))).isEqualTo(ReleaseResult.RELEASED);
-		assertThat(acquired(store, "stopped").fencingToken()).isGreaterThan(lease.fencingToken());
 	}
 
 	@Test
