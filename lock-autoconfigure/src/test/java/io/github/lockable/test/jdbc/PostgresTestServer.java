@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * A real PostgreSQL server that the tests start from Debian's {@code postgresql} package
  * ({@code /usr/lib/postgresql/<version>/bin}, 15 preferred) in a temporary directory, on a
  * free loopback port, with trust authentication and without fsync; one per JVM, shared by
- * every test, stopped when the JVM exits. PostgreSQL refuses to run as root, so a root JVM
+ * every test, stopped when the JVM exits; or a private one that a test stops and starts again. PostgreSQL refuses to run as root, so a root JVM
  * runs {@code initdb} and {@code pg_ctl} as the {@code postgres} user ({@code runuser}),
  * in a directory it owns.
  * <p>
@@ -46,10 +46,13 @@ public final class PostgresTestServer {
 
 	private final int port;
 
-	private PostgresTestServer(Path bin, Path directory, int port) {
+	private final boolean isShared;
+
+	private PostgresTestServer(Path bin, Path directory, int port, boolean isShared) {
 		this.bin = bin;
 		this.directory = directory;
 		this.port = port;
+		this.isShared = isShared;
 	}
 
 	/**
@@ -62,7 +65,7 @@ public final class PostgresTestServer {
 			synchronized (PostgresTestServer.class) {
 				server = shared;
 				if (server == null) {
-					server = start();
+					server = create(true);
 					shared = server;
 				}
 			}
@@ -70,7 +73,17 @@ public final class PostgresTestServer {
 		return server;
 	}
 
-	private static PostgresTestServer start() {
+	/**
+	 * A server of the caller's own, not shared: one that a test may {@link #stop()} and
+	 * {@link #start()} again, on the same port and data directory. Stopped and deleted when
+	 * the JVM exits.
+	 * @return the running server
+	 */
+	public static PostgresTestServer startPrivate() {
+		return create(false);
+	}
+
+	private static PostgresTestServer create(boolean isShared) {
 		Path bin = binaries();
 		try {
 			Path directory = Files.createTempDirectory("lockable-postgres-");
@@ -80,20 +93,23 @@ public final class PostgresTestServer {
 			}
 			run(List.of(bin.resolve("initdb").toString(), "-D", directory.resolve("data").toString(), "-U", USER,
 					"--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"), directory, true);
-			int port = freeLoopbackPort();
-			PostgresTestServer server = new PostgresTestServer(bin, directory, port);
-			run(List.of(bin.resolve("pg_ctl").toString(), "-D", directory.resolve("data").toString(), "-l",
-					directory.resolve("server.log").toString(), "-w", "-t", "60", "-o",
-					"-c listen_addresses=127.0.0.1 -p " + port + " -k " + directory.resolve("socket")
-							+ " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-					"start"),
-					directory, true);
-			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "postgres-test-server-stop"));
+			PostgresTestServer server = new PostgresTestServer(bin, directory, freeLoopbackPort(), isShared);
+			server.pgCtlStart();
+			Runtime.getRuntime().addShutdownHook(new Thread(server::destroy, "postgres-test-server-stop"));
 			return server;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	private void pgCtlStart() throws IOException {
+		run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-l",
+				this.directory.resolve("server.log").toString(), "-w", "-t", "60", "-o",
+				"-c listen_addresses=127.0.0.1 -p " + this.port + " -k " + this.directory.resolve("socket")
+						+ " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+				"start"),
+				this.directory, true);
 	}
 
 	/** {@code initdb} and {@code pg_ctl} of the newest installed version, 15 preferred. */
@@ -212,14 +228,48 @@ public final class PostgresTestServer {
 		}
 	}
 
-	private void stop() {
+	/**
+	 * Stops a {@link #startPrivate() private} server as an administrator would ({@code pg_ctl
+	 * stop -m fast}): its connections are cut, its data kept.
+	 */
+	public synchronized void stop() {
+		checkPrivate();
+		try {
+			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
+					"fast", "-w", "stop"), this.directory, true);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Starts a stopped {@link #startPrivate() private} server again, on its port and data. */
+	public synchronized void start() {
+		checkPrivate();
+		try {
+			pgCtlStart();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private void checkPrivate() {
+		if (this.isShared) {
+			throw new IllegalStateException("The shared server serves every test: start a private one to stop it");
+		}
+	}
+
+	private void destroy() {
 		try {
 			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
 					"immediate", "-w", "stop"), this.directory, true);
 		}
 		catch (IOException | RuntimeException ex) {
-			// the JVM exits anyway; the directory stays for a look at server.log
-			return;
+			// stopped already, or the JVM exits anyway; the directory stays for a look at server.log
+			if (Files.exists(this.directory.resolve("data").resolve("postmaster.pid"))) {
+				return;
+			}
 		}
 		try (Stream<Path> files = Files.walk(this.directory)) {
 			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());

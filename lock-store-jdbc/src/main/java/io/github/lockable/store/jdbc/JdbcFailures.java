@@ -52,7 +52,9 @@ final class JdbcFailures {
 			// 57014: PostgreSQL's query_canceled, as its driver reports a query timeout
 			return TIMEOUT;
 		}
-		if (ex instanceof SQLTransientConnectionException || (state != null && state.startsWith("08"))) {
+		if (ex instanceof SQLTransientConnectionException || (state != null && state.startsWith("08"))
+				|| "57P01".equals(state) || "57P02".equals(state) || "57P03".equals(state)) {
+			// 57P0x: PostgreSQL shutting down, crashed or starting, as a connection open then learns
 			return UNREACHABLE;
 		}
 		if ("42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state) || "42102".equals(state)) {

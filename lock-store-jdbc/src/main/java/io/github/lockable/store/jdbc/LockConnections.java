@@ -19,13 +19,17 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
  * statement ever runs in a transaction of the caller's, and a caller's rollback undoes
  * none. A data source that hands out the caller's transactional connection (Spring's
  * {@link TransactionAwareDataSourceProxy}) is unwrapped. An interrupt of the calling thread
- * neither fails the statements nor is lost: it is set again when the operation ends.
+ * neither fails the statements nor is lost: it is set again when the operation ends. The
+ * wait for a connection is bounded by the store's timeout too, whatever the pool's own
+ * setting (see {@link ConnectionDeadline}).
  */
 final class LockConnections {
 
 	private final DataSource dataSource;
 
 	private final String table;
+
+	private final Duration timeout;
 
 	private final int queryTimeoutSeconds;
 
@@ -35,6 +39,7 @@ final class LockConnections {
 		this.dataSource = (dataSource instanceof TransactionAwareDataSourceProxy proxy
 				&& proxy.getTargetDataSource() != null) ? proxy.getTargetDataSource() : dataSource;
 		this.table = table;
+		this.timeout = timeout;
 		// JDBC counts query timeouts in whole seconds; the store checks the exact time itself
 		this.queryTimeoutSeconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
 	}
@@ -45,7 +50,7 @@ final class LockConnections {
 	 */
 	<T> T run(String operation, @Nullable String key, Work<T> work) {
 		boolean interrupted = Thread.interrupted();
-		try (Connection connection = this.dataSource.getConnection()) {
+		try (Connection connection = ConnectionDeadline.connect(this.dataSource, this.timeout)) {
 			boolean autoCommit = connection.getAutoCommit();
 			if (!autoCommit) {
 				connection.setAutoCommit(true);
