@@ -45,7 +45,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Lockable end to end: real HTTP into a real application, locks in a real Redis.
+ * Lockable end to end: real HTTP into a real application, locks in a real Redis. A
+ * subclass may lock elsewhere: it sets {@code lockable.store} and overrides the hooks that
+ * read the store ({@link #held}, {@link #holderToken}, {@link #storeCalls}) and make it fail
+ * ({@link #pauseStore}, {@link #recoverStore}).
  */
 @SpringBootTest(classes = LockableWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "lockable.store=redis")
 @ExtendWith(OutputCaptureExtension.class)
@@ -87,17 +90,17 @@ class LockableHttpTests extends GatedHttpTests {
 	@AfterEach
 	void recover() {
 		this.gate.reset();
-		this.redis.recover();
+		recoverStore();
 	}
 
 	@Test
 	void handlerWithoutLockableNeverTouchesTheStore() throws Exception {
-		long scriptCallsBefore = scriptCalls();
+		long storeCallsBefore = storeCalls();
 		HttpResponse<String> response = this.http.send("GET", "/plain");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).isEqualTo("plain");
 		assertThat(this.store.events()).isEmpty();
-		assertThat(scriptCalls()).isEqualTo(scriptCallsBefore);
+		assertThat(storeCalls()).isEqualTo(storeCallsBefore);
 	}
 
 	@Test
@@ -110,7 +113,7 @@ class LockableHttpTests extends GatedHttpTests {
 		assertThat(this.gate.runs()).hasValue(1);
 		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
 				"release lock:project:" + project);
-		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+		assertThat(held("lock:project:" + project)).isFalse();
 	}
 
 	@Test
@@ -138,7 +141,7 @@ class LockableHttpTests extends GatedHttpTests {
 		this.gate.open("archive:" + project);
 		assertThat(first.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		assertThat(this.gate.runs()).hasValue(1);
-		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+		assertThat(held("lock:project:" + project)).isFalse();
 	}
 
 	@Test
@@ -184,7 +187,7 @@ class LockableHttpTests extends GatedHttpTests {
 		UUID project = UUID.randomUUID();
 		HttpResponse<String> response = this.http.send("POST", "/projects/" + project + "/fail");
 		assertThat(response.statusCode()).isEqualTo(418);
-		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+		assertThat(held("lock:project:" + project)).isFalse();
 		assertThat(this.http.send("POST", "/projects/" + project + "/fail").statusCode()).isEqualTo(418);
 		assertThat(this.gate.runs()).hasValue(2);
 		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
@@ -197,7 +200,7 @@ class LockableHttpTests extends GatedHttpTests {
 		UUID project = UUID.randomUUID();
 		CompletableFuture<HttpResponse<String>> call = this.http.sendAsync("POST", "/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
-		String tokenInRedis = this.redis.commands().get("lock:project:" + project);
+		String tokenInRedis = holderToken("lock:project:" + project);
 		assertThat(tokenInRedis).isNotBlank();
 		this.gate.open("archive:" + project);
 		assertThat(call.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
@@ -211,17 +214,17 @@ class LockableHttpTests extends GatedHttpTests {
 		String key = "lock:project:" + project;
 		CompletableFuture<HttpResponse<String>> late = this.http.sendAsync("POST", "/short/" + project);
 		this.gate.awaitEntered("short:1", 1);
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 0);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !held(key));
 
 		// The next holder's lock (30s) outlives the steps below however busy the machine.
 		CompletableFuture<HttpResponse<String>> next = this.http.sendAsync("POST", "/long/" + project);
 		this.gate.awaitEntered("long:2", 1);
-		String nextToken = this.redis.commands().get(key);
+		String nextToken = holderToken(key);
 		assertThat(nextToken).isNotNull();
 
 		this.gate.open("short:1");
 		assertThat(late.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-		assertThat(this.redis.commands().get(key)).as("the next holder's lock").isEqualTo(nextToken);
+		assertThat(holderToken(key)).as("the next holder's lock").isEqualTo(nextToken);
 		assertThat(output).contains("Lock " + key + " expired before release: TTL shorter than the work");
 		this.gate.open("long:2");
 		assertThat(next.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
@@ -291,7 +294,7 @@ class LockableHttpTests extends GatedHttpTests {
 		assertThat(done.statusCode()).isEqualTo(200);
 		assertThat(done.body()).isEqualTo(kind);
 		// The release is awaited before the result completes: the key is gone already.
-		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+		assertThat(held("lock:project:" + project)).isFalse();
 	}
 
 	@Test
@@ -300,7 +303,7 @@ class LockableHttpTests extends GatedHttpTests {
 		String key = "lock:project:" + project;
 		CompletableFuture<String> work = new CompletableFuture<>();
 		CompletableFuture<String> first = this.asyncJobs.future(project, work);
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> held(key));
 
 		CompletableFuture<String> second = this.asyncJobs.future(project, new CompletableFuture<>());
 		assertThatExceptionOfType(CompletionException.class).isThrownBy(second::join)
@@ -310,7 +313,7 @@ class LockableHttpTests extends GatedHttpTests {
 
 		work.complete("done");
 		assertThat(first.join()).isEqualTo("done");
-		assertThat(this.redis.commands().exists(key)).isZero();
+		assertThat(held(key)).isFalse();
 	}
 
 	@Test
@@ -322,7 +325,7 @@ class LockableHttpTests extends GatedHttpTests {
 		assertThat(call.join()).isEqualTo("done");
 		assertThat(this.store.events()).containsExactly("acquire lock:project:" + project,
 				"release lock:project:" + project);
-		assertThat(this.redis.commands().exists("lock:project:" + project)).isZero();
+		assertThat(held("lock:project:" + project)).isFalse();
 	}
 
 	@Test
@@ -332,11 +335,11 @@ class LockableHttpTests extends GatedHttpTests {
 		Sinks.One<String> work = Sinks.one();
 		Mono<String> mono = this.asyncJobs.mono(project, work.asMono());
 		// Assembled but not subscribed: nothing is held.
-		assertThat(this.redis.commands().exists(key)).isZero();
+		assertThat(held(key)).isFalse();
 		assertThat(this.store.events()).isEmpty();
 
 		StepVerifier.create(mono)
-			.then(() -> await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.commands().exists(key) == 1))
+			.then(() -> await().atMost(Duration.ofSeconds(10)).until(() -> held(key)))
 			.then(() -> StepVerifier.create(this.asyncJobs.mono(project, Mono.just("second")))
 				.expectError(LockConflictException.class)
 				.verify(Duration.ofSeconds(10)))
@@ -347,7 +350,7 @@ class LockableHttpTests extends GatedHttpTests {
 			.expectNext("done")
 			.expectComplete()
 			.verify(Duration.ofSeconds(10));
-		assertThat(this.redis.commands().exists(key)).isZero();
+		assertThat(held(key)).isFalse();
 		StepVerifier.create(this.asyncJobs.mono(project, Mono.just("again"))).expectNext("again").verifyComplete();
 	}
 
@@ -355,7 +358,7 @@ class LockableHttpTests extends GatedHttpTests {
 	void storeOutageIsServiceUnavailableWithinTheTimeout() throws Exception {
 		UUID project = UUID.randomUUID();
 		this.gate.open("archive:" + project);
-		this.redis.pause(Duration.ofSeconds(5));
+		pauseStore(Duration.ofSeconds(5));
 		long start = System.nanoTime();
 		HttpResponse<String> response = this.http.send("POST", "/projects/" + project + "/archive");
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -371,7 +374,7 @@ class LockableHttpTests extends GatedHttpTests {
 		UUID project = UUID.randomUUID();
 		CompletableFuture<HttpResponse<String>> first = this.http.sendAsync("POST", "/projects/" + project + "/archive");
 		this.gate.awaitEntered("archive:" + project, 1);
-		String token = this.redis.commands().get("lock:project:" + project);
+		String token = holderToken("lock:project:" + project);
 		HttpResponse<String> conflict = this.http.send("POST", "/projects/" + project + "/archive");
 		this.gate.open("archive:" + project);
 		HttpResponse<String> done = first.get(20, TimeUnit.SECONDS);
@@ -385,7 +388,42 @@ class LockableHttpTests extends GatedHttpTests {
 		}
 	}
 
-	private long scriptCalls() {
+	/**
+	 * Whether the store holds a live lock on a full key.
+	 * @param key the full key
+	 * @return whether it is held
+	 */
+	protected boolean held(String key) {
+		return this.redis.commands().exists(key) == 1;
+	}
+
+	/**
+	 * The token of the live lock on a full key, read from the store.
+	 * @param key the full key
+	 * @return the token, or {@code null} if the key is not held
+	 */
+	protected String holderToken(String key) {
+		return this.redis.commands().get(key);
+	}
+
+	/**
+	 * Makes the store stop answering for a while; {@link #recoverStore()} ends it early.
+	 * @param duration how long at most
+	 */
+	protected void pauseStore(Duration duration) {
+		this.redis.pause(duration);
+	}
+
+	/** Ends what {@link #pauseStore(Duration)} began, if anything. */
+	protected void recoverStore() {
+		this.redis.recover();
+	}
+
+	/**
+	 * A figure that grows with every call that reaches the store's server.
+	 * @return the figure
+	 */
+	protected long storeCalls() {
 		return CommandStats.calls(this.redis, "evalsha", "eval");
 	}
 
