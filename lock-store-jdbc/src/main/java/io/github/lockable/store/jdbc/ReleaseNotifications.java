@@ -312,7 +312,7 @@ final class ReleaseNotifications implements AutoCloseable {
 		this.waiters.releasedAll();
 		if (opened != null) {
 			try {
-				if (listened && !opened.isClosed()) {
+				if (listened && !opened.isClosed() && opened.isValid(this.timeoutSeconds)) {
 					// a pooled connection goes back without the session's LISTEN, which would gather notifications
 					execute(opened, this.channel.unlisten());
 				}
