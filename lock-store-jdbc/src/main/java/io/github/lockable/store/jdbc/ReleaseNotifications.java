@@ -1,12 +1,8 @@
 package io.github.lockable.store.jdbc;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -32,9 +28,8 @@ import org.springframework.util.ClassUtils;
  * One connection of the data source listens, and only while somebody waits: the first
  * waiter opens it (on a daemon thread of its own, which then receives the notifications),
  * and it goes back to the pool a short linger after the last waiter left, so that a caller
- * that waits round after round does not reconnect every round. The listening connection
- * runs in auto-commit, holds no transaction open, waits for notifications with a timeout
- * and sends a {@code SELECT 1} after a long silence, so that a dead server is noticed.
+ * that waits round after round does not reconnect every round ({@link ListeningConnection}:
+ * auto-commit, a read timeout and a {@code SELECT 1} after a long silence).
  * <p>
  * While it listens, a waiter waits up to its maximum wait, but at most the
  * {@code listeningPoll}: a notification wakes it, the poll only covers a notification that
@@ -61,8 +56,6 @@ final class ReleaseNotifications implements AutoCloseable {
 	static final Duration LINGER = Duration.ofSeconds(2);
 
 	private static final long RECEIVE_MILLIS = 250;
-
-	private static final long KEEPALIVE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
 	private static final long MISSED_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
@@ -106,8 +99,6 @@ final class ReleaseNotifications implements AutoCloseable {
 	private long idleSince = System.nanoTime();
 
 	private @Nullable Thread listener;
-
-	private @Nullable Connection connection;
 
 	private boolean closed;
 
@@ -207,44 +198,27 @@ final class ReleaseNotifications implements AutoCloseable {
 	}
 
 	private void listen() {
-		Connection opened = null;
-		boolean listened = false;
+		ListeningConnection opened = null;
 		try {
-			opened = this.dataSource.getConnection();
-			if (!opened.getAutoCommit()) {
-				opened.setAutoCommit(true);
-			}
-			Pg pg = new Pg(opened);
-			execute(opened, this.channel.listen());
-			listened = true;
+			opened = ListeningConnection.open(this.dataSource, this.channel, this.timeoutSeconds);
 			synchronized (this.monitor) {
 				if (this.closed) {
 					return;
 				}
-				this.connection = opened;
 				this.listening = true;
 				this.retryNanos = FIRST_RETRY_NANOS;
 				this.warned = false;
 			}
 			logger.debug("Listening on {} for the releases of other lock stores", this.channel.name());
-			long heard = System.nanoTime();
 			while (stillWanted()) {
-				List<String> keys = pg.receive(this.channel.name(), (int) RECEIVE_MILLIS);
-				if (!keys.isEmpty()) {
-					heard = System.nanoTime();
-					keys.forEach(this::notified);
-				}
-				else if (System.nanoTime() - heard > KEEPALIVE_NANOS) {
-					execute(opened, "SELECT 1");
-					heard = System.nanoTime();
-				}
+				opened.receive((int) RECEIVE_MILLIS).forEach(this::notified);
 			}
 		}
 		catch (SQLException | RuntimeException ex) {
 			failed(ex);
 		}
 		finally {
-			stopped(opened, listened);
+			stopped(opened);
 		}
 	}
 
@@ -297,46 +271,18 @@ final class ReleaseNotifications implements AutoCloseable {
 		}
 	}
 
-	private void stopped(@Nullable Connection opened, boolean listened) {
+	private void stopped(@Nullable ListeningConnection opened) {
 		synchronized (this.monitor) {
 			this.listening = false;
 			if (this.listener == Thread.currentThread()) {
 				this.listener = null;
-			}
-			if (this.connection == opened) {
-				this.connection = null;
 			}
 			this.missed.clear();
 		}
 		// waiters that counted on a notification poll from here on
 		this.waiters.releasedAll();
 		if (opened != null) {
-			try {
-				if (listened && !opened.isClosed() && opened.isValid(this.timeoutSeconds)) {
-					// a pooled connection goes back without the session's LISTEN, which would gather notifications
-					execute(opened, this.channel.unlisten());
-				}
-			}
-			catch (SQLException | RuntimeException ex) {
-				logger.debug("Could not UNLISTEN before giving the connection back", ex);
-			}
-			closeQuietly(opened);
-		}
-	}
-
-	private void execute(Connection connection, String sql) throws SQLException {
-		try (Statement statement = connection.createStatement()) {
-			statement.setQueryTimeout(this.timeoutSeconds);
-			statement.execute(sql);
-		}
-	}
-
-	private static void closeQuietly(Connection connection) {
-		try {
-			connection.close();
-		}
-		catch (SQLException | RuntimeException ex) {
-			logger.debug("Could not close the listening connection", ex);
+			opened.close();
 		}
 	}
 
@@ -372,32 +318,6 @@ final class ReleaseNotifications implements AutoCloseable {
 			}
 		}
 		this.waiters.releasedAll();
-	}
-
-	/** pgjdbc's API, loaded only when {@link #DRIVER_PRESENT} and the database is PostgreSQL. */
-	private static final class Pg {
-
-		private final org.postgresql.PGConnection connection;
-
-		Pg(Connection connection) throws SQLException {
-			this.connection = connection.unwrap(org.postgresql.PGConnection.class);
-		}
-
-		/** The keys notified on the channel, waiting up to the timeout for the first. */
-		List<String> receive(String channel, int timeoutMillis) throws SQLException {
-			org.postgresql.PGNotification[] notifications = this.connection.getNotifications(timeoutMillis);
-			if (notifications == null || notifications.length == 0) {
-				return List.of();
-			}
-			List<String> keys = new ArrayList<>(notifications.length);
-			for (org.postgresql.PGNotification notification : notifications) {
-				if (channel.equals(notification.getName())) {
-					keys.add(notification.getParameter());
-				}
-			}
-			return keys;
-		}
-
 	}
 
 }
