@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -67,11 +68,15 @@ class PostgresJdbcLockNotificationTests {
 		LockLease lease = hold(holder, "released-elsewhere");
 		CompletableFuture<Void> wait = listeningWait(waiter, "released-elsewhere");
 		long wakes = notifications(waiter).wakes();
+		AtomicReference<String> continuedOn = new AtomicReference<>();
+		CompletableFuture<Void> continued = wait.thenRun(() -> continuedOn.set(Thread.currentThread().getName()));
 
 		assertThat(Stages.join(holder.release(lease))).isEqualTo(ReleaseResult.RELEASED);
 
-		await().atMost(WOKEN_WITHIN).until(wait::isDone);
+		await().atMost(WOKEN_WITHIN).until(continued::isDone);
 		assertThat(notifications(waiter).wakes()).isEqualTo(wakes + 1);
+		// the caller's next acquire runs there: never on the listening thread
+		assertThat(continuedOn.get()).startsWith("lockable-jdbc-wake");
 		assertThat(Stages.join(waiter.acquire(new LockRequest("released-elsewhere", LONG_TTL))))
 			.isInstanceOf(AcquireResult.Acquired.class);
 	}
