@@ -102,7 +102,8 @@ final class ReleaseNotifications implements AutoCloseable {
 
 	private boolean closed;
 
-	private long retryAt;
+	/** When a connection may be opened again, on {@link System#nanoTime()}, whose origin is arbitrary. */
+	private long retryAt = System.nanoTime();
 
 	private long retryNanos = FIRST_RETRY_NANOS;
 
