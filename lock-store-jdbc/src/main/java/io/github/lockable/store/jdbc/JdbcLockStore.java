@@ -61,9 +61,14 @@ import org.springframework.util.Assert;
  * must not block (see {@link NonBlockingCallers}). A statement is cut off by the database
  * driver after the store's timeout, rounded up to whole seconds; an acquire that lands
  * later than the timeout is released again and answered as a failure coded
- * {@code TIMEOUT}. Another instance's release is seen only by asking the database, so
- * {@link #awaitRelease(String, Duration)} polls with a back-off (see {@link PollBackoff});
- * this JVM's releases wake its waiters at once.
+ * {@code TIMEOUT}. On PostgreSQL a release or force-release that expired a row notifies
+ * the table's channel in the same statement ({@code pg_notify}, see {@link ReleaseChannel}),
+ * and while somebody waits in {@link #awaitRelease(String, Duration)} one connection of the
+ * store listens to it, so that another instance's release wakes this one's waiters (see
+ * {@link ReleaseNotifications}; it needs the PostgreSQL driver, pgjdbc). Elsewhere, and
+ * whenever that connection is down, another instance's release is seen only by asking the
+ * database, so waiters poll with a back-off (see {@link PollBackoff}); this JVM's releases
+ * wake its waiters at once.
  */
 public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
@@ -91,6 +96,11 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	private final Acquisitions acquisitions;
 
+	private final ReleaseChannel channel;
+
+	/** Null without the PostgreSQL driver; unused on other databases. */
+	private final @Nullable ReleaseNotifications notifications;
+
 	/**
 	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table of a data source.
 	 * @param dataSource the application's data source
@@ -108,6 +118,11 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	 * fails with the code {@code TIMEOUT}
 	 */
 	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout) {
+		this(dataSource, tableName, timeout, ReleaseNotifications.LISTENING_POLL, ReleaseNotifications.LINGER);
+	}
+
+	/** As above, with the longest wait while notifications arrive and the listening connection's linger. */
+	JdbcLockStore(DataSource dataSource, String tableName, Duration timeout, Duration listeningPoll, Duration linger) {
 		Assert.notNull(dataSource, "dataSource must not be null");
 		Assert.isTrue(isTableName(tableName),
 				() -> "tableName must be an SQL identifier, optionally schema-qualified, was '" + tableName + "'");
@@ -117,6 +132,9 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		this.timeout = timeout;
 		this.connections = new LockConnections(dataSource, tableName, timeout);
 		this.acquisitions = new Acquisitions(this, this.connections, timeout, this.backoff);
+		this.channel = new ReleaseChannel(tableName);
+		this.notifications = ReleaseNotifications.DRIVER_PRESENT ? new ReleaseNotifications(
+				this.connections.dataSource(), tableName, this.backoff, timeout, listeningPoll, linger) : null;
 	}
 
 	/** Whether a name is one the store takes for its table: it goes into SQL as it is. */
@@ -167,7 +185,9 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
 		return NonBlockingCallers.complete(() -> {
 			int released = this.connections.run("release", lease.key(),
-					(connection, sql) -> update(connection, sql.release(), lease.key(), lease.token()));
+					(connection, sql) -> notifies(sql)
+							? update(connection, this.channel.release(sql), true, lease.key(), lease.token())
+							: update(connection, sql.release(), false, lease.key(), lease.token()));
 			wake(lease.key());
 			return (released > 0) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OWNER;
 		});
@@ -238,12 +258,10 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<Boolean> forceRelease(String key) {
 		return NonBlockingCallers.complete(() -> {
-			int released = this.connections.run("force-release", key, (connection, sql) -> {
-				try (PreparedStatement statement = this.connections.prepare(connection, sql.forceRelease())) {
-					statement.setString(1, key);
-					return statement.executeUpdate();
-				}
-			});
+			int released = this.connections.run("force-release", key,
+					(connection, sql) -> notifies(sql)
+							? update(connection, this.channel.forceRelease(sql), true, key)
+							: update(connection, sql.forceRelease(), false, key));
 			wake(key);
 			if (released > 0) {
 				logger.info("Force-released the lock '{}'", key);
@@ -252,30 +270,70 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		});
 	}
 
-	private int update(Connection connection, String sql, String key, String token) throws SQLException {
+	/**
+	 * Runs a release: an update, or on PostgreSQL the statement that also notifies, which
+	 * answers a row per released lock.
+	 */
+	private int update(Connection connection, String sql, boolean notifying, String... parameters)
+			throws SQLException {
 		try (PreparedStatement statement = this.connections.prepare(connection, sql)) {
-			statement.setString(1, key);
-			statement.setString(2, token);
-			return statement.executeUpdate();
+			for (int i = 0; i < parameters.length; i++) {
+				statement.setString(i + 1, parameters[i]);
+			}
+			if (!notifying) {
+				return statement.executeUpdate();
+			}
+			int released = 0;
+			try (ResultSet rows = statement.executeQuery()) {
+				while (rows.next()) {
+					released++;
+				}
+			}
+			return released;
 		}
+	}
+
+	/** Whether releases notify: on PostgreSQL, whose stores listen (with or without the driver here). */
+	private static boolean notifies(LockStatements sql) {
+		return sql.dialect() == LockTableDialect.POSTGRESQL;
 	}
 
 	private void wake(String key) {
 		this.backoff.released(key);
+		if (this.notifications != null) {
+			this.notifications.releasedHere(key);
+		}
+	}
+
+	/** The listener, for the tests; null without the PostgreSQL driver. */
+	@Nullable ReleaseNotifications notifications() {
+		return this.notifications;
 	}
 
 	/**
-	 * Completes after the key's next {@link PollBackoff backoff}, when this JVM releases the
-	 * key, or after {@code maxWait}, whichever comes first.
+	 * Completes when a store releases the key (on PostgreSQL, any store on the table; else
+	 * this one), after the key's next {@link PollBackoff backoff} (on PostgreSQL while its
+	 * listening connection is up, after at most a second), or after {@code maxWait},
+	 * whichever comes first.
 	 */
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
+		LockStatements sql = this.connections.known();
+		if (this.notifications != null && sql != null && notifies(sql)) {
+			return this.notifications.await(key, maxWait);
+		}
 		return this.backoff.await(key, maxWait);
 	}
 
-	/** Wakes every waiter of {@link #awaitRelease}; the store keeps working. */
+	/**
+	 * Wakes every waiter of {@link #awaitRelease} and closes the listening connection; the
+	 * store keeps working, its waiters poll.
+	 */
 	@Override
 	public void close() {
+		if (this.notifications != null) {
+			this.notifications.close();
+		}
 		this.backoff.releasedAll();
 	}
 

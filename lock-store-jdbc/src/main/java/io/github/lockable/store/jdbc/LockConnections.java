@@ -81,6 +81,16 @@ final class LockConnections {
 		}
 	}
 
+	/** The data source connections come from, unwrapped as above. */
+	DataSource dataSource() {
+		return this.dataSource;
+	}
+
+	/** The statements, once a first connection told the database; else {@code null}. */
+	@Nullable LockStatements known() {
+		return this.statements;
+	}
+
 	/** A statement bounded by the store's timeout. */
 	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
 		PreparedStatement statement = connection.prepareStatement(sql);
