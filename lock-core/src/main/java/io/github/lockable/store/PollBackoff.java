@@ -31,11 +31,12 @@ public final class PollBackoff {
 	 * releases the key, or after {@code maxWait}, whichever comes first.
 	 * @param key the full key
 	 * @param maxWait the longest wait
-	 * @return a stage that completes, never exceptionally, when the wait ends
+	 * @return a stage that completes, never exceptionally, when the wait ends, and whose
+	 * dependents run off the thread that ended it ({@link NonBlockingCallers#offWakingThread})
 	 */
 	public CompletableFuture<Void> await(String key, Duration maxWait) {
 		Duration poll = next(key);
-		return this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait);
+		return NonBlockingCallers.offWakingThread(this.waiters.await(key, (poll.compareTo(maxWait) < 0) ? poll : maxWait));
 	}
 
 	/**

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.store.NonBlockingCallers;
 import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseWaiters;
 
@@ -41,9 +40,9 @@ import org.springframework.util.ClassUtils;
  * they go on polling, is logged once at WARN, and is opened again by a later waiter after
  * a back-off.
  * <p>
- * No waiter's continuation runs on the listening thread, nor on the JDK's timer thread:
- * waking completes each waiter on a small executor of daemon threads, as a continuation
- * may take a connection and run the next acquire.
+ * No waiter's continuation runs on the listening thread, nor on the JDK's timer thread
+ * ({@link NonBlockingCallers#offWakingThread}), as a continuation may take a connection and
+ * run the next acquire.
  */
 final class ReleaseNotifications implements AutoCloseable {
 
@@ -80,8 +79,6 @@ final class ReleaseNotifications implements AutoCloseable {
 	private final int timeoutSeconds;
 
 	private final ReleaseWaiters waiters = new ReleaseWaiters();
-
-	private final ThreadPoolExecutor wakers;
 
 	private final Object monitor = new Object();
 
@@ -123,12 +120,6 @@ final class ReleaseNotifications implements AutoCloseable {
 		this.listeningPoll = listeningPoll;
 		this.lingerNanos = linger.toNanos();
 		this.timeoutSeconds = (int) Math.max(1, Math.min(60, (timeout.toMillis() + 999) / 1000));
-		this.wakers = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (task) -> {
-			Thread thread = new Thread(task, "lockable-jdbc-wake");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.wakers.allowCoreThreadTimeOut(true);
 	}
 
 	ReleaseChannel channel() {
@@ -161,11 +152,7 @@ final class ReleaseNotifications implements AutoCloseable {
 					: this.waiters.await(key, (this.listeningPoll.compareTo(maxWait) < 0) ? this.listeningPoll : maxWait);
 		}
 		inner.whenComplete((done, ex) -> left(key));
-		CompletableFuture<Void> woken = inner.thenRunAsync(() -> {
-		}, this.wakers);
-		// a caller's cancel ends the wait underneath too
-		woken.whenComplete((done, ex) -> inner.complete(null));
-		return woken;
+		return NonBlockingCallers.offWakingThread(inner);
 	}
 
 	private void left(@Nullable String key) {
@@ -235,7 +222,6 @@ final class ReleaseNotifications implements AutoCloseable {
 		synchronized (this.monitor) {
 			polled = this.polling > 0;
 			if (this.listeningWaits.containsKey(key)) {
-				// completes the waiters' inner stages only: their callers go on on the wakers
 				this.wakes.incrementAndGet();
 				this.waiters.released(key);
 			}
@@ -247,8 +233,8 @@ final class ReleaseNotifications implements AutoCloseable {
 			}
 		}
 		if (polled) {
-			// waiters that began while the connection was opening; their continuations run at once
-			this.wakers.execute(() -> this.backoff.released(key));
+			// waiters that began while the connection was opening
+			this.backoff.released(key);
 		}
 	}
 
