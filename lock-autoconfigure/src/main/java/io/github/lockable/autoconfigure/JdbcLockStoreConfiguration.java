@@ -35,7 +35,8 @@ class JdbcLockStoreConfiguration {
 	@ConditionalOnSingleCandidate(DataSource.class)
 	JdbcLockStore jdbcLockStore(DataSource dataSource, LockableProperties properties) {
 		LockableProperties.Jdbc jdbc = properties.getJdbc();
-		JdbcLockStore store = new JdbcLockStore(dataSource, jdbc.getTableName(), properties.getAcquireTimeout());
+		JdbcLockStore store = new JdbcLockStore(dataSource, jdbc.getTableName(), properties.getAcquireTimeout(),
+				jdbc.isListenForReleases());
 		if (jdbc.getInitializeSchema() == LockableProperties.InitializeSchema.ALWAYS
 				|| (jdbc.getInitializeSchema() == LockableProperties.InitializeSchema.EMBEDDED
 						&& JdbcLockStoreSchema.isEmbedded(dataSource))) {

@@ -373,6 +373,14 @@ public class LockableProperties implements InitializingBean {
 		 */
 		private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
 
+		/**
+		 * Whether waiters on PostgreSQL are woken by other instances' releases through
+		 * LISTEN/NOTIFY, on one connection taken while somebody waits. Turn it off behind a
+		 * pooler that keeps no session state (PgBouncer in transaction mode): waiters then
+		 * poll, as on other databases.
+		 */
+		private boolean listenForReleases = true;
+
 		public String getTableName() {
 			return this.tableName;
 		}
@@ -387,6 +395,14 @@ public class LockableProperties implements InitializingBean {
 
 		public void setInitializeSchema(InitializeSchema initializeSchema) {
 			this.initializeSchema = initializeSchema;
+		}
+
+		public boolean isListenForReleases() {
+			return this.listenForReleases;
+		}
+
+		public void setListenForReleases(boolean listenForReleases) {
+			this.listenForReleases = listenForReleases;
 		}
 
 	}

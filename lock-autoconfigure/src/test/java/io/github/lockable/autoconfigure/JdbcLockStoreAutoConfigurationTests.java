@@ -23,6 +23,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,6 +62,20 @@ class JdbcLockStoreAutoConfigurationTests {
 							Integer.class))
 						.isZero();
 				});
+		}
+	}
+
+	@Test
+	void listeningForReleasesIsOnUnlessTurnedOff() {
+		try (HikariDataSource h2 = JdbcTestDatabases.h2()) {
+			this.runner.withBean(DataSource.class, () -> h2).withPropertyValues("lockable.store=jdbc").run((context) ->
+					assertThat(ReflectionTestUtils.getField(context.getBean(JdbcLockStore.class), "notifications"))
+						.isNotNull());
+			this.runner.withBean(DataSource.class, () -> h2)
+				.withPropertyValues("lockable.store=jdbc", "lockable.jdbc.listen-for-releases=false")
+				.run((context) -> assertThat(
+						ReflectionTestUtils.getField(context.getBean(JdbcLockStore.class), "notifications"))
+					.isNull());
 		}
 	}
 

@@ -181,6 +181,36 @@ class PostgresJdbcLockNotificationTests {
 	}
 
 	@Test
+	void aStoreThatDoesNotListenPollsAndTakesNoConnectionToWait() {
+		JdbcLockStore holder = store(ReleaseNotifications.LINGER);
+		JdbcLockStore waiter = new JdbcLockStore(dataSource, JdbcLockStore.DEFAULT_TABLE_NAME, Duration.ofSeconds(5),
+				false);
+		this.stores.add(waiter);
+		LockLease lease = hold(holder, "not-listening");
+		assertThat(waiter.notifications()).isNull();
+		for (int round = 0; round < 5; round++) {
+			assertThat(Stages.join(waiter.acquire(new LockRequest("not-listening", LONG_TTL))))
+				.isInstanceOf(AcquireResult.Held.class);
+			long before = System.nanoTime();
+			Stages.join(waiter.awaitRelease("not-listening", LONG_WAIT));
+			// the back-off's sleep, never the long wait
+			assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(WOKEN_WITHIN);
+			assertThat(listeningBackends()).isZero();
+		}
+		// its own releases still notify, for the instances that listen
+		JdbcLockStore listener = store(ReleaseNotifications.LINGER);
+		CompletableFuture<Void> wait = listeningWait(listener, "not-listening");
+		Stages.join(holder.release(lease));
+		LockLease own = hold(waiter, "not-listening");
+		await().atMost(WOKEN_WITHIN).until(wait::isDone);
+		CompletableFuture<Void> next = listeningWait(listener, "not-listening");
+		long wakes = notifications(listener).wakes();
+		Stages.join(waiter.release(own));
+		await().atMost(WOKEN_WITHIN).until(next::isDone);
+		assertThat(notifications(listener).wakes()).isEqualTo(wakes + 1);
+	}
+
+	@Test
 	void anH2StoreNeitherListensNorNotifies() {
 		try (HikariDataSource h2 = JdbcTestDatabases.h2()) {
 			JdbcLockStore store = new JdbcLockStore(h2);

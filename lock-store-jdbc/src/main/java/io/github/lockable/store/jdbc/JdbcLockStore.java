@@ -118,11 +118,32 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	 * fails with the code {@code TIMEOUT}
 	 */
 	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout) {
-		this(dataSource, tableName, timeout, ReleaseNotifications.LISTENING_POLL, ReleaseNotifications.LINGER);
+		this(dataSource, tableName, timeout, true);
 	}
 
-	/** As above, with the longest wait while notifications arrive and the listening connection's linger. */
-	JdbcLockStore(DataSource dataSource, String tableName, Duration timeout, Duration listeningPoll, Duration linger) {
+	/**
+	 * Creates a store on a table of a data source, listening for releases on PostgreSQL or
+	 * not. Behind a pooler that keeps no session state between transactions (PgBouncer in
+	 * transaction mode) a {@code LISTEN} is not kept: turn listening off there, and waiters
+	 * poll with the back-off as on other databases.
+	 * @param dataSource the application's data source
+	 * @param tableName the lock table, as for {@link #JdbcLockStore(DataSource, String, Duration)}
+	 * @param timeout how long an operation may take, the connection included
+	 * @param listenForReleases whether waiters on PostgreSQL are woken by other instances'
+	 * releases through {@code LISTEN}/{@code NOTIFY}, which takes one connection while
+	 * somebody waits
+	 */
+	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout, boolean listenForReleases) {
+		this(dataSource, tableName, timeout, listenForReleases ? ReleaseNotifications.LISTENING_POLL : null,
+				ReleaseNotifications.LINGER);
+	}
+
+	/**
+	 * As above, with the longest wait while notifications arrive ({@code null} listens for
+	 * none) and the listening connection's linger.
+	 */
+	JdbcLockStore(DataSource dataSource, String tableName, Duration timeout, @Nullable Duration listeningPoll,
+			Duration linger) {
 		Assert.notNull(dataSource, "dataSource must not be null");
 		Assert.isTrue(isTableName(tableName),
 				() -> "tableName must be an SQL identifier, optionally schema-qualified, was '" + tableName + "'");
@@ -133,7 +154,7 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		this.connections = new LockConnections(dataSource, tableName, timeout);
 		this.acquisitions = new Acquisitions(this, this.connections, timeout, this.backoff);
 		this.channel = new ReleaseChannel(tableName);
-		this.notifications = ReleaseNotifications.DRIVER_PRESENT ? new ReleaseNotifications(
+		this.notifications = (listeningPoll != null && ReleaseNotifications.DRIVER_PRESENT) ? new ReleaseNotifications(
 				this.connections.dataSource(), tableName, this.backoff, timeout, listeningPoll, linger) : null;
 	}
 
