@@ -38,7 +38,7 @@ class JdbcServerSearchTests {
 
 	@Test
 	void mariadbOfTheUrlServesTheTests() throws Exception {
-		MariaDbTestServer nativeServer = MariaDbTestServer.find(Map.of(MariaDbTestServer.MODE_VARIABLE, "path")::get);
+		MariaDbTestServer nativeServer = MariaDbTestServer.shared();
 		MariaDbTestServer found = MariaDbTestServer.find(Map.of(MariaDbTestServer.MODE_VARIABLE, "url",
 				MariaDbTestServer.URL_VARIABLE, "jdbc:mariadb://127.0.0.1:" + nativeServer.port())::get);
 		assertThat(found.toString()).contains(MariaDbTestServer.URL_VARIABLE);

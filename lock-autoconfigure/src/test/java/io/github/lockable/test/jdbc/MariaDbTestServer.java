@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
  * the store's times do not depend on it.
  * <p>
  * First match wins: the server of {@value #URL_VARIABLE}, a JDBC URL whose databases the
- * tests create and use, as {@link #USER} without password (or as the URL's query says), set
- * to {@value #TIME_ZONE} by whoever runs it; a Testcontainers {@code mariadb:10.11}
- * container when a Docker engine answers; a server started from Debian's
+ * tests create and use, as {@link #USER} without password, set to {@value #TIME_ZONE} by
+ * whoever runs it; a Testcontainers {@code mariadb:10.11} container when a Docker engine
+ * answers; a server started from Debian's
  * {@code mariadb-server} package ({@link MariaDbProcess}). {@value #MODE_VARIABLE}
  * ({@code url}, {@code container} or {@code path}) restricts the search to one of them.
  * <p>

@@ -14,12 +14,11 @@ import java.util.regex.Pattern;
  * started on first use, or a private one that a test stops and starts again.
  * <p>
  * The shared server, first match wins: the server of {@value #URL_VARIABLE}, a JDBC URL
- * whose databases the tests create and use, as {@link #USER} without password (or as the
- * URL's query says); a Testcontainers {@code postgres:15-alpine} container when a Docker
- * engine answers; a server started from Debian's {@code postgresql} package
- * ({@link PostgresProcess}). {@value #MODE_VARIABLE} ({@code url}, {@code container} or
- * {@code path}) restricts the search to one of them. A private server is always started
- * from the package.
+ * whose databases the tests create and use, as {@link #USER} without password; a
+ * Testcontainers {@code postgres:15-alpine} container when a Docker engine answers; a
+ * server started from Debian's {@code postgresql} package ({@link PostgresProcess}).
+ * {@value #MODE_VARIABLE} ({@code url}, {@code container} or {@code path}) restricts the
+ * search to one of them. A private server is always started from the package.
  * <p>
  * Without a server the tests fail and say how to install one: there is no skipping.
  */
