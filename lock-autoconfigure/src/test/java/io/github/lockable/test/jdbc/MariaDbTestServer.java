@@ -1,39 +1,25 @@
 package io.github.lockable.test.jdbc;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-
-import org.awaitility.core.ConditionTimeoutException;
-
-import static org.awaitility.Awaitility.await;
 
 /**
- * A real MariaDB server that the tests start from Debian's {@code mariadb-server} package
- * ({@code /usr/sbin/mariadbd}, its data directory made by {@code mariadb-install-db}) in a
- * temporary directory, on a free loopback port, with a socket of its own there and
- * {@code root} without password; one per JVM, shared by every test, stopped when the JVM
- * exits. Its time zone is {@value #TIME_ZONE}, not UTC, so that the tests show that the
- * store's times do not depend on it. MariaDB runs as root only when told to, so a root JVM
- * runs it as the {@code mysql} user, in a directory that user owns.
+ * A real MariaDB server for the tests; one per JVM, shared by every test, found or started
+ * on first use. Its time zone is {@value #TIME_ZONE}, not UTC, so that the tests show that
+ * the store's times do not depend on it.
  * <p>
- * Without the binaries the tests fail and say how to install them: there is no skipping.
+ * First match wins: the server of {@value #URL_VARIABLE}, a JDBC URL whose databases the
+ * tests create and use, as {@link #USER} without password, set to {@value #TIME_ZONE} by
+ * whoever runs it; a Testcontainers {@code mariadb:10.11} container when a Docker engine
+ * answers; a server started from Debian's
+ * {@code mariadb-server} package ({@link MariaDbProcess}). {@value #MODE_VARIABLE}
+ * ({@code url}, {@code container} or {@code path}) restricts the search to one of them.
+ * <p>
+ * Without a server the tests fail and say how to install one: there is no skipping.
  */
 public final class MariaDbTestServer {
 
@@ -43,28 +29,25 @@ public final class MariaDbTestServer {
 	/** The server's time zone, ahead of UTC. */
 	public static final String TIME_ZONE = "+05:00";
 
-	private static final Path SERVER = Paths.get("/usr/sbin/mariadbd");
+	static final String URL_VARIABLE = "LOCKABLE_TEST_MARIADB_URL";
+
+	static final String MODE_VARIABLE = "LOCKABLE_TEST_MARIADB_MODE";
 
 	private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
-	private static final String OS_USER = "mysql";
-
 	private static volatile MariaDbTestServer shared;
 
-	private final Process process;
+	private final DatabaseAddress address;
 
-	private final Path directory;
+	private final String description;
 
-	private final int port;
-
-	private MariaDbTestServer(Process process, Path directory, int port) {
-		this.process = process;
-		this.directory = directory;
-		this.port = port;
+	private MariaDbTestServer(DatabaseAddress address, String description) {
+		this.address = address;
+		this.description = description;
 	}
 
 	/**
-	 * The server of this JVM, started on first use.
+	 * The server of this JVM, found or started on first use.
 	 * @return the running server
 	 */
 	public static MariaDbTestServer shared() {
@@ -73,7 +56,7 @@ public final class MariaDbTestServer {
 			synchronized (MariaDbTestServer.class) {
 				server = shared;
 				if (server == null) {
-					server = start();
+					server = find(System::getenv);
 					shared = server;
 				}
 			}
@@ -81,141 +64,21 @@ public final class MariaDbTestServer {
 		return server;
 	}
 
-	private static MariaDbTestServer start() {
-		Path installDb = installDb();
-		try {
-			Path directory = Files.createTempDirectory("lockable-mariadb-");
-			if (isRoot()) {
-				run(List.of("chown", "-R", OS_USER + ":", directory.toString()), directory);
-			}
-			List<String> install = new ArrayList<>(List.of(installDb.toString(), "--no-defaults",
-					"--datadir=" + directory.resolve("data"), "--auth-root-authentication-method=normal",
-					"--skip-test-db", "--skip-name-resolve"));
-			install.addAll(asMysqlUser());
-			run(install, directory);
-			int port = freeLoopbackPort();
-			List<String> command = new ArrayList<>(List.of(SERVER.toString(), "--no-defaults",
-					"--datadir=" + directory.resolve("data"), "--socket=" + directory.resolve("mariadbd.sock"),
-					"--pid-file=" + directory.resolve("mariadbd.pid"), "--log-error=" + directory.resolve("server.log"),
-					"--skip-networking=0", "--bind-address=127.0.0.1", "--port=" + port, "--skip-name-resolve",
-					"--default-time-zone=" + TIME_ZONE, "--max-connections=200", "--innodb-buffer-pool-size=64M",
-					"--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0"));
-			command.addAll(asMysqlUser());
-			Process process = new ProcessBuilder(command).directory(directory.toFile())
-				.redirectErrorStream(true)
-				.redirectOutput(directory.resolve("console.log").toFile())
-				.start();
-			MariaDbTestServer server = new MariaDbTestServer(process, directory, port);
-			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "mariadb-test-server-stop"));
-			server.awaitReady();
-			return server;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static Path installDb() {
-		for (Path candidate : List.of(Paths.get("/usr/bin/mariadb-install-db"), Paths.get("/usr/bin/mysql_install_db"))) {
-			if (Files.isExecutable(SERVER) && Files.isExecutable(candidate)) {
-				return candidate;
-			}
-		}
-		throw new IllegalStateException("The JDBC store's tests need a MariaDB server and found no /usr/sbin/mariadbd "
-				+ "and /usr/bin/mariadb-install-db. Install Debian's package: "
-				+ "'apt-get install -y --no-install-recommends mariadb-server' (sudo if not root); the tests start "
-				+ "their own server from it, not the system service.");
-	}
-
-	private static boolean isRoot() {
-		return "root".equals(System.getProperty("user.name"));
-	}
-
-	private static List<String> asMysqlUser() {
-		return isRoot() ? List.of("--user=" + OS_USER) : List.of();
-	}
-
-	private static void run(List<String> command, Path directory) throws IOException {
-		Path output = Files.createTempFile("lockable-mariadb-command-", ".log");
-		try {
-			Process process = new ProcessBuilder(command).directory(directory.toFile())
-				.redirectErrorStream(true)
-				.redirectOutput(output.toFile())
-				.start();
-			if (!process.waitFor(90, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
-				throw new IllegalStateException("Timed out: " + String.join(" ", command) + "\n" + read(output));
-			}
-			if (process.exitValue() != 0) {
-				throw new IllegalStateException("Failed (exit " + process.exitValue() + "): " + String.join(" ", command)
-						+ "\n" + read(output));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted: " + String.join(" ", command), ex);
-		}
-		finally {
-			Files.deleteIfExists(output);
-		}
-	}
-
-	/** Until the server takes a connection, or has exited, or a minute has passed. */
-	private void awaitReady() {
-		try {
-			await().atMost(Duration.ofSeconds(60))
-				.pollInterval(Duration.ofMillis(200))
-				.until(() -> !this.process.isAlive() || accepts());
-		}
-		catch (ConditionTimeoutException ex) {
-			throw new IllegalStateException("MariaDB did not accept connections within 60s: " + logs(), ex);
-		}
-		if (!this.process.isAlive()) {
-			throw new IllegalStateException("MariaDB exited (" + this.process.exitValue() + "): " + logs());
-		}
-	}
-
-	private boolean accepts() {
-		try (Connection connection = DriverManager.getConnection(jdbcUrl(""), USER, "")) {
-			return connection.isValid(5);
-		}
-		catch (SQLException ex) {
-			return false;
-		}
-	}
-
-	private String logs() {
-		StringBuilder logs = new StringBuilder();
-		for (String name : List.of("console.log", "server.log")) {
-			Path log = this.directory.resolve(name);
-			try {
-				if (Files.exists(log)) {
-					logs.append('\n').append(name).append(":\n").append(read(log));
-				}
-			}
-			catch (IOException ex) {
-				logs.append('\n').append(name).append(": ").append(ex);
-			}
-		}
-		return logs.toString();
-	}
-
-	private static String read(Path file) throws IOException {
-		return Files.readString(file, StandardCharsets.UTF_8);
-	}
-
-	private static int freeLoopbackPort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
+	static MariaDbTestServer find(Function<String, String> environment) {
+		return JdbcServerSearch.first(new JdbcServerSearch.Ways<>(URL_VARIABLE, MODE_VARIABLE,
+				(address) -> new MariaDbTestServer(address, "MariaDB of " + URL_VARIABLE + " at " + address.prefix()),
+				() -> new MariaDbTestServer(DatabaseContainers.mariadb(), "Testcontainers mariadb:10.11"), () -> {
+					MariaDbProcess process = MariaDbProcess.start();
+					return new MariaDbTestServer(process.address(), process.toString());
+				}), environment);
 	}
 
 	/**
-	 * The port the server listens on, on 127.0.0.1.
+	 * The port the server listens on.
 	 * @return the port
 	 */
 	public int port() {
-		return this.port;
+		return this.address.port();
 	}
 
 	/**
@@ -224,7 +87,7 @@ public final class MariaDbTestServer {
 	 * @return the URL, for the user {@link #USER} without password
 	 */
 	public String jdbcUrl(String database) {
-		return "jdbc:mariadb://127.0.0.1:" + this.port + "/" + database;
+		return this.address.jdbcUrl(database);
 	}
 
 	/**
@@ -244,30 +107,9 @@ public final class MariaDbTestServer {
 		}
 	}
 
-	private void stop() {
-		this.process.destroy();
-		try {
-			if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
-				this.process.destroyForcibly();
-				// the JVM exits anyway; the directory stays for a look at server.log
-				return;
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return;
-		}
-		try (Stream<Path> files = Files.walk(this.directory)) {
-			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a temporary directory, left behind
-		}
-	}
-
 	@Override
 	public String toString() {
-		return "MariaDB on 127.0.0.1:" + this.port;
+		return this.description;
 	}
 
 }

@@ -1,62 +1,55 @@
 package io.github.lockable.test.jdbc;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
- * A real PostgreSQL server that the tests start from Debian's {@code postgresql} package
- * ({@code /usr/lib/postgresql/<version>/bin}, 15 preferred) in a temporary directory, on a
- * free loopback port, with trust authentication and without fsync; one per JVM, shared by
- * every test, stopped when the JVM exits; or a private one that a test stops and starts again. PostgreSQL refuses to run as root, so a root JVM
- * runs {@code initdb} and {@code pg_ctl} as the {@code postgres} user ({@code runuser}),
- * in a directory it owns.
+ * A real PostgreSQL server for the tests; one per JVM, shared by every test, found or
+ * started on first use, or a private one that a test stops and starts again.
  * <p>
- * Without the binaries the tests fail and say how to install them: there is no skipping.
+ * The shared server, first match wins: the server of {@value #URL_VARIABLE}, a JDBC URL
+ * whose databases the tests create and use, as {@link #USER} without password; a
+ * Testcontainers {@code postgres:15-alpine} container when a Docker engine answers; a
+ * server started from Debian's {@code postgresql} package ({@link PostgresProcess}).
+ * {@value #MODE_VARIABLE} ({@code url}, {@code container} or {@code path}) restricts the
+ * search to one of them. A private server is always started from the package.
+ * <p>
+ * Without a server the tests fail and say how to install one: there is no skipping.
  */
 public final class PostgresTestServer {
 
 	/** The superuser that {@code initdb} creates. */
 	public static final String USER = "postgres";
 
+	static final String URL_VARIABLE = "LOCKABLE_TEST_POSTGRES_URL";
+
+	static final String MODE_VARIABLE = "LOCKABLE_TEST_POSTGRES_MODE";
+
 	private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
 	private static volatile PostgresTestServer shared;
 
-	private final Path bin;
+	private final DatabaseAddress address;
 
-	private final Path directory;
+	private final String description;
 
-	private final int port;
+	/** The process of a private server, null for the shared one. */
+	private final PostgresProcess process;
 
-	private final boolean isShared;
-
-	private PostgresTestServer(Path bin, Path directory, int port, boolean isShared) {
-		this.bin = bin;
-		this.directory = directory;
-		this.port = port;
-		this.isShared = isShared;
+	private PostgresTestServer(DatabaseAddress address, String description, PostgresProcess process) {
+		this.address = address;
+		this.description = description;
+		this.process = process;
 	}
 
 	/**
-	 * The server of this JVM, started on first use.
+	 * The server of this JVM, found or started on first use.
 	 * @return the running server
 	 */
 	public static PostgresTestServer shared() {
@@ -65,7 +58,7 @@ public final class PostgresTestServer {
 			synchronized (PostgresTestServer.class) {
 				server = shared;
 				if (server == null) {
-					server = create(true);
+					server = find(System::getenv);
 					shared = server;
 				}
 			}
@@ -73,124 +66,34 @@ public final class PostgresTestServer {
 		return server;
 	}
 
+	static PostgresTestServer find(Function<String, String> environment) {
+		return JdbcServerSearch.first(new JdbcServerSearch.Ways<>(URL_VARIABLE, MODE_VARIABLE,
+				(address) -> new PostgresTestServer(address, "PostgreSQL of " + URL_VARIABLE + " at "
+						+ address.prefix(), null),
+				() -> new PostgresTestServer(DatabaseContainers.postgres(), "Testcontainers postgres:15-alpine", null),
+				() -> {
+					PostgresProcess process = PostgresProcess.start();
+					return new PostgresTestServer(process.address(), process.toString(), null);
+				}), environment);
+	}
+
 	/**
-	 * A server of the caller's own, not shared: one that a test may {@link #stop()} and
-	 * {@link #start()} again, on the same port and data directory. Stopped and deleted when
-	 * the JVM exits.
+	 * A server of the caller's own, not shared, started from Debian's package: one that a
+	 * test may {@link #stop()} and {@link #start()} again, on the same port and data
+	 * directory. Stopped and deleted when the JVM exits.
 	 * @return the running server
 	 */
 	public static PostgresTestServer startPrivate() {
-		return create(false);
-	}
-
-	private static PostgresTestServer create(boolean isShared) {
-		Path bin = binaries();
-		try {
-			Path directory = Files.createTempDirectory("lockable-postgres-");
-			Files.createDirectories(directory.resolve("socket"));
-			if (isRoot()) {
-				run(List.of("chown", "-R", USER + ":", directory.toString()), directory, false);
-			}
-			run(List.of(bin.resolve("initdb").toString(), "-D", directory.resolve("data").toString(), "-U", USER,
-					"--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"), directory, true);
-			PostgresTestServer server = new PostgresTestServer(bin, directory, freeLoopbackPort(), isShared);
-			server.pgCtlStart();
-			Runtime.getRuntime().addShutdownHook(new Thread(server::destroy, "postgres-test-server-stop"));
-			return server;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private void pgCtlStart() throws IOException {
-		run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-l",
-				this.directory.resolve("server.log").toString(), "-w", "-t", "60", "-o",
-				"-c listen_addresses=127.0.0.1 -p " + this.port + " -k " + this.directory.resolve("socket")
-						+ " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-				"start"),
-				this.directory, true);
-	}
-
-	/** {@code initdb} and {@code pg_ctl} of the newest installed version, 15 preferred. */
-	private static Path binaries() {
-		Path preferred = Paths.get("/usr/lib/postgresql/15/bin");
-		if (Files.isExecutable(preferred.resolve("initdb"))) {
-			return preferred;
-		}
-		Path root = Paths.get("/usr/lib/postgresql");
-		if (Files.isDirectory(root)) {
-			try (Stream<Path> versions = Files.list(root)) {
-				Path found = versions.map((version) -> version.resolve("bin"))
-					.filter((candidate) -> Files.isExecutable(candidate.resolve("initdb"))
-							&& Files.isExecutable(candidate.resolve("pg_ctl")))
-					.max(Comparator.comparing(Path::toString))
-					.orElse(null);
-				if (found != null) {
-					return found;
-				}
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-		throw new IllegalStateException("The JDBC store's tests need a PostgreSQL server and found no initdb and "
-				+ "pg_ctl under /usr/lib/postgresql/<version>/bin. Install Debian's package: "
-				+ "'apt-get install -y postgresql' (sudo if not root); the tests start their own server from it.");
-	}
-
-	private static boolean isRoot() {
-		return "root".equals(System.getProperty("user.name"));
-	}
-
-	/** Runs a command, as the {@code postgres} user if asked and this JVM is root. */
-	private static void run(List<String> command, Path directory, boolean asPostgres) throws IOException {
-		List<String> full = new ArrayList<>();
-		if (asPostgres && isRoot()) {
-			full.addAll(List.of("runuser", "-u", USER, "--"));
-		}
-		full.addAll(command);
-		Path output = Files.createTempFile("lockable-postgres-command-", ".log");
-		try {
-			Process process = new ProcessBuilder(full).directory(directory.toFile())
-				.redirectErrorStream(true)
-				.redirectOutput(output.toFile())
-				.start();
-			if (!process.waitFor(90, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
-				throw new IllegalStateException("Timed out: " + String.join(" ", full) + "\n" + read(output));
-			}
-			if (process.exitValue() != 0) {
-				Path log = directory.resolve("server.log");
-				throw new IllegalStateException("Failed (exit " + process.exitValue() + "): " + String.join(" ", full)
-						+ "\n" + read(output) + (Files.exists(log) ? "\nserver.log:\n" + read(log) : ""));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted: " + String.join(" ", full), ex);
-		}
-		finally {
-			Files.deleteIfExists(output);
-		}
-	}
-
-	private static String read(Path file) throws IOException {
-		return Files.readString(file, StandardCharsets.UTF_8);
-	}
-
-	private static int freeLoopbackPort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
+		PostgresProcess process = PostgresProcess.start();
+		return new PostgresTestServer(process.address(), process.toString(), process);
 	}
 
 	/**
-	 * The port the server listens on, on 127.0.0.1.
+	 * The port the server listens on.
 	 * @return the port
 	 */
 	public int port() {
-		return this.port;
+		return this.address.port();
 	}
 
 	/**
@@ -199,7 +102,7 @@ public final class PostgresTestServer {
 	 * @return the URL, for the user {@link #USER} without password
 	 */
 	public String jdbcUrl(String database) {
-		return "jdbc:postgresql://127.0.0.1:" + this.port + "/" + database;
+		return this.address.jdbcUrl(database);
 	}
 
 	/**
@@ -232,56 +135,25 @@ public final class PostgresTestServer {
 	 * Stops a {@link #startPrivate() private} server as an administrator would ({@code pg_ctl
 	 * stop -m fast}): its connections are cut, its data kept.
 	 */
-	public synchronized void stop() {
-		checkPrivate();
-		try {
-			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
-					"fast", "-w", "stop"), this.directory, true);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	public void stop() {
+		privateProcess().stop();
 	}
 
 	/** Starts a stopped {@link #startPrivate() private} server again, on its port and data. */
-	public synchronized void start() {
-		checkPrivate();
-		try {
-			pgCtlStart();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	public void start() {
+		privateProcess().restart();
 	}
 
-	private void checkPrivate() {
-		if (this.isShared) {
+	private PostgresProcess privateProcess() {
+		if (this.process == null) {
 			throw new IllegalStateException("The shared server serves every test: start a private one to stop it");
 		}
-	}
-
-	private void destroy() {
-		try {
-			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
-					"immediate", "-w", "stop"), this.directory, true);
-		}
-		catch (IOException | RuntimeException ex) {
-			// stopped already, or the JVM exits anyway; the directory stays for a look at server.log
-			if (Files.exists(this.directory.resolve("data").resolve("postmaster.pid"))) {
-				return;
-			}
-		}
-		try (Stream<Path> files = Files.walk(this.directory)) {
-			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a temporary directory, left behind
-		}
+		return this.process;
 	}
 
 	@Override
 	public String toString() {
-		return "PostgreSQL " + this.bin.getParent().getFileName() + " on 127.0.0.1:" + this.port;
+		return this.description;
 	}
 
 }
