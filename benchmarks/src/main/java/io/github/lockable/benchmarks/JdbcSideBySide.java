@@ -57,7 +57,7 @@ public final class JdbcSideBySide {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Options options = Options.parse(args);
+		SideBySideOptions options = SideBySideOptions.parse(args, List.of(1, 8), 8, 12, 300, Duration.ofSeconds(6));
 		ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
 		String loadBefore = Machine.loadAverage();
 		HikariDataSource dataSource = JdbcTestDatabases.postgres("lockable_bench");
@@ -131,7 +131,7 @@ public final class JdbcSideBySide {
 	 * woken by that store's own release, while a store per thread stands for instances that
 	 * only learn of a release as the store's {@code awaitRelease} does across instances.
 	 */
-	private static List<Handoff.Result> handoffs(Options options, LockTemplate template, HikariDataSource dataSource,
+	private static List<Handoff.Result> handoffs(SideBySideOptions options, LockTemplate template, HikariDataSource dataSource,
 			ShedLockJdbcContender shedLock, List<AutoCloseable> all) throws InterruptedException {
 		List<String> names = new ArrayList<>();
 		List<Handoff.WaitingLock> locks = new ArrayList<>();
@@ -158,7 +158,7 @@ public final class JdbcSideBySide {
 		return results;
 	}
 
-	private static String report(String[] args, Options options, ZonedDateTime started, String loadBefore,
+	private static String report(String[] args, SideBySideOptions options, ZonedDateTime started, String loadBefore,
 			PostgresMachine postgres, List<Scenario> scenarios, List<Contender> contenders,
 			List<Handoff.Result> handoffs) {
 		StringBuilder out = new StringBuilder();
@@ -218,74 +218,6 @@ public final class JdbcSideBySide {
 			out.append('\n');
 		}
 		return out.toString();
-	}
-
-	/**
-	 * The command line's options.
-	 */
-	private static final class Options {
-
-		List<Integer> threads = new ArrayList<>();
-
-		int contendedThreads = 8;
-
-		int rounds = 12;
-
-		long roundMillis = 250;
-
-		int warmups = 2;
-
-		int handoffThreads = 4;
-
-		int handoffs = 300;
-
-		Duration handoffBound = Duration.ofSeconds(6);
-
-		long shedLockPollMillis = 100;
-
-		Path results = Path.of("benchmarks", "results");
-
-		static Options parse(String[] args) {
-			Options options = new Options();
-			for (String arg : args) {
-				String value = arg.substring(arg.indexOf('=') + 1);
-				if (arg.startsWith("--contended-threads=")) {
-					options.contendedThreads = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--rounds=")) {
-					options.rounds = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--round-ms=")) {
-					options.roundMillis = Long.parseLong(value);
-				}
-				else if (arg.startsWith("--warmups=")) {
-					options.warmups = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--handoff-threads=")) {
-					options.handoffThreads = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--handoffs=")) {
-					options.handoffs = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--handoff-seconds=")) {
-					options.handoffBound = Duration.ofSeconds(Long.parseLong(value));
-				}
-				else if (arg.startsWith("--shedlock-poll-ms=")) {
-					options.shedLockPollMillis = Long.parseLong(value);
-				}
-				else if (arg.startsWith("--results=")) {
-					options.results = Path.of(value);
-				}
-				else {
-					options.threads.add(Integer.parseInt(arg));
-				}
-			}
-			if (options.threads.isEmpty()) {
-				options.threads = List.of(1, 8);
-			}
-			return options;
-		}
-
 	}
 
 }

@@ -58,7 +58,7 @@ public final class SideBySide {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Options options = Options.parse(args);
+		SideBySideOptions options = SideBySideOptions.parse(args, List.of(1, 16), 16, 24, 500, Duration.ofSeconds(8));
 		ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
 		String loadBefore = Machine.loadAverage();
 		RedisTestServer redis = RedisTestServer.shared();
@@ -159,7 +159,7 @@ public final class SideBySide {
 		return contender;
 	}
 
-	private static String report(String[] args, Options options, ZonedDateTime started, String loadBefore,
+	private static String report(String[] args, SideBySideOptions options, ZonedDateTime started, String loadBefore,
 			RedisTestServer redis, List<Scenario> scenarios, List<Contender> contenders, List<Handoff.Result> handoffs)
 			throws IOException {
 		StringBuilder out = new StringBuilder();
@@ -243,69 +243,6 @@ public final class SideBySide {
 			}
 		}
 		return out.toString();
-	}
-
-	/**
-	 * The command line's options.
-	 */
-	private static final class Options {
-
-		List<Integer> threads = new ArrayList<>();
-
-		int contendedThreads = 16;
-
-		int rounds = 24;
-
-		long roundMillis = 250;
-
-		int warmups = 2;
-
-		int handoffThreads = 4;
-
-		int handoffs = 500;
-
-		Duration handoffBound = Duration.ofSeconds(8);
-
-		Path results = Path.of("benchmarks", "results");
-
-		static Options parse(String[] args) {
-			Options options = new Options();
-			for (String arg : args) {
-				String value = arg.substring(arg.indexOf('=') + 1);
-				if (arg.startsWith("--contended-threads=")) {
-					options.contendedThreads = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--rounds=")) {
-					options.rounds = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--round-ms=")) {
-					options.roundMillis = Long.parseLong(value);
-				}
-				else if (arg.startsWith("--warmups=")) {
-					options.warmups = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--handoff-threads=")) {
-					options.handoffThreads = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--handoffs=")) {
-					options.handoffs = Integer.parseInt(value);
-				}
-				else if (arg.startsWith("--handoff-seconds=")) {
-					options.handoffBound = Duration.ofSeconds(Long.parseLong(value));
-				}
-				else if (arg.startsWith("--results=")) {
-					options.results = Path.of(value);
-				}
-				else {
-					options.threads.add(Integer.parseInt(arg));
-				}
-			}
-			if (options.threads.isEmpty()) {
-				options.threads = List.of(1, 16);
-			}
-			return options;
-		}
-
 	}
 
 }
