@@ -28,6 +28,7 @@ import io.github.lockable.Lockable;
 import io.github.lockable.core.DefaultHeldLock;
 import io.github.lockable.test.LocalHttp;
 import io.github.lockable.test.app.ApplicationWithoutSecurity;
+import io.github.lockable.test.jdbc.PostgresTestServer;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -42,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The operators' view over real HTTP: two application instances on one store (one Redis,
- * one lock directory) each list the locks of both, with their holders and never a token,
+ * one lock directory, one PostgreSQL table) each list the locks of both, with their holders and never a token,
  * and the instance whose endpoint allows it force-releases a lock of the other, whose
  * holder then finds it lost; the next holder gets a greater fencing token.
  */
@@ -66,7 +67,7 @@ class OperatingLocksHttpTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "file", "redis" })
+	@ValueSource(strings = { "file", "redis", "jdbc" })
 	void everyInstanceListsTheLocksOfBothAndTheUnrestrictedOneForceReleases(String store, CapturedOutput output)
 			throws Exception {
 		String prefix = "ops" + store;
@@ -148,6 +149,13 @@ class OperatingLocksHttpTests {
 			RedisTestServer redis = RedisTestServer.shared();
 			properties.add("spring.data.redis.host=" + redis.host());
 			properties.add("spring.data.redis.port=" + redis.port());
+		}
+		if (store.equals("jdbc")) {
+			PostgresTestServer postgres = PostgresTestServer.shared();
+			postgres.createDatabase("operating_locks");
+			properties.add("spring.datasource.url=" + postgres.jdbcUrl("operating_locks"));
+			properties.add("spring.datasource.username=" + PostgresTestServer.USER);
+			properties.add("lockable.jdbc.initialize-schema=always");
 		}
 		if (unrestricted) {
 			properties.add("management.endpoint.lockable.access=unrestricted");
