@@ -160,9 +160,10 @@ class OperatingLocksHttpTests {
 		if (unrestricted) {
 			properties.add("management.endpoint.lockable.access=unrestricted");
 		}
+		// As command-line arguments: they outrank the test class path's application.properties,
+		// whose spring.datasource.url names the H2 database that other tests share
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-			.properties(properties.toArray(String[]::new))
-			.run();
+			.run(properties.stream().map((property) -> "--" + property).toArray(String[]::new));
 		this.contexts.add(context);
 		return context;
 	}
