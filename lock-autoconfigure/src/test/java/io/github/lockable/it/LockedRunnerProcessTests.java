@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import io.github.lockable.test.app.LockedRunnerApplication;
  * start at once on one host with the file store; exactly one runs the job, the others log
  * "skipped: already running" and exit normally.
  */
+@Tag("slow") // application JVMs started side by side
 class LockedRunnerProcessTests {
 
 	private final List<Process> processes = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -55,6 +56,7 @@ class StackOverflowReleaseTests {
 	 * is logged.
 	 */
 	@Test
+	@Tag("slow") // a lock per depth on a real server, thousands of them: about a minute
 	void overflowingRecursionLeavesNoLockBehindOnRedis(CapturedOutput output) throws Exception {
 		RedisTestServer redis = RedisTestServer.shared();
 		overflowLeavesNoLockBehind(output, false, "lockable.store=redis", "lockable.acquire-timeout=10s",

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Real processes, as cron jobs run them: {@link FileLockJob} in JVMs of their own against
  * one lock directory.
  */
+@Tag("slow") // JVMs started per case: about a minute in all; FileLockStoreTests covers one JVM
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class FileLockStoreProcessTests {
 

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.github.lockable.autoconfigure.LockableAutoConfiguration;
@@ -72,6 +73,7 @@ class RedisLockDelayTests {
 	}
 
 	@Test
+	@Tag("slow") // a server restarted and waited out
 	void aRestartedServerGrantsNoLockUntilTheDelayHasPassedSinceItStarted() {
 		String key = "lock:delay:" + UUID.randomUUID();
 		LockHandle holder = grantedOnceAvailable(delayed, key);
@@ -94,6 +96,7 @@ class RedisLockDelayTests {
 	}
 
 	@Test
+	@Tag("slow") // a second server process started and waited out
 	void anotherServerProcessBehindTheSlotDelaysItsLocksFromNow() {
 		String key = "lock:delay:" + UUID.randomUUID();
 		Stages.join(grantedOnceAvailable(delayed, key).release());
