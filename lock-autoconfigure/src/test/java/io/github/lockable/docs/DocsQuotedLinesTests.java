@@ -51,7 +51,7 @@ class DocsQuotedLinesTests {
 	private static final Set<String> SITUATIONS = Set.of("misconfiguration", "skip-job", "self-invocation",
 			"file-reclaim", "unsafe-directory", "ttl-warning", "expired-before-release", "disappeared-before-release",
 			"lost-at-renewal", "release-failed", "store-outage", "caller-transaction", "force-release",
-			"unknown-property", "redis-eviction");
+			"unknown-property", "redis-eviction", "redis-timeout", "redis-replica");
 
 	private static final Map<String, List<Quote>> quotes = DocsQuotes.bySituation();
 
@@ -145,16 +145,33 @@ class DocsQuotedLinesTests {
 	}
 
 	@Test
-	void redisProbeLinesAreAsTheDocsQuoteThem(CapturedOutput output) {
-		try (ProcessRedisServer redis = ProcessRedisServer.startDedicated()) {
+	void redisLinesAreAsTheDocsQuoteThem(CapturedOutput output) {
+		try (ProcessRedisServer redis = ProcessRedisServer.startDedicated();
+				ProcessRedisServer replica = ProcessRedisServer.startDedicated()) {
 			redis.commands().configSet("maxmemory-policy", "volatile-lru");
+			replica.commands().replicaof(redis.host(), redis.port());
 			try (ConfigurableApplicationContext context = start(RedisApplication.class, "lockable.store=redis",
-					"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())) {
+					"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=200ms", "lockable.acquire-timeout=5s")) {
 				await().atMost(Duration.ofSeconds(30))
 					.untilAsserted(() -> assertThat(output.getAll()).contains("maxmemory-policy is volatile-lru"));
+				RedisWork work = context.getBean(RedisWork.class);
+				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+					work.run();
+					return true;
+				});
+				redis.pause(Duration.ofSeconds(1));
+				assertThatException().isThrownBy(work::run);
+			}
+			try (ConfigurableApplicationContext context = start(RedisApplication.class, "lockable.store=redis",
+					"spring.data.redis.host=" + replica.host(), "spring.data.redis.port=" + replica.port())) {
+				await().atMost(Duration.ofSeconds(30))
+					.untilAsserted(() -> assertThat(output.getAll()).contains("Redis answers as a replica"));
 			}
 		}
 		assertQuoted(output, "redis-eviction");
+		assertQuoted(output, "redis-timeout");
+		assertQuoted(output, "redis-replica");
 	}
 
 	private static ConfigurableApplicationContext start(Class<?> application, String... properties) {
@@ -226,6 +243,19 @@ class DocsQuotedLinesTests {
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class RedisApplication {
+
+		@Bean
+		RedisWork redisWork() {
+			return new RedisWork();
+		}
+
+	}
+
+	static class RedisWork {
+
+		@Lockable(key = "slow-redis")
+		public void run() {
+		}
 
 	}
 
