@@ -106,7 +106,7 @@ class DocsQuotedLinesTests {
 		Path extra = Files.writeString(tmp.resolve("extra.properties"), "lockable.defualt-ttl=10s\n");
 		try (ConfigurableApplicationContext context = start(FlakyApplication.class, "lockable.store=memory",
 				"spring.config.additional-location=file:" + extra,
-				"logging.level.io.github.lockable.aop.CallerTransactionRelease=debug",
+				"logging.level.io.github.lockable.aop.CallerTransactionRelease=debug", "lockable.ttl-warning-ratio=0.1",
 				"management.endpoints.web.exposure.include=lockable", "management.endpoint.lockable.access=unrestricted")) {
 			LockTemplate locks = context.getBean(LockTemplate.class);
 			FlakyStore store = context.getBean(FlakyStore.class);
@@ -122,7 +122,7 @@ class DocsQuotedLinesTests {
 				context.getBean(LockableEndpoint.class).forceRelease("locks", "lock:gone", SecurityContext.NONE);
 			}
 
-			try (HeldLock renewed = locks.tryLockRenewing("renewed", Duration.ofMillis(600), Duration.ZERO)
+			try (HeldLock renewed = locks.tryLockRenewing("renewed", Duration.ofSeconds(3), Duration.ZERO)
 				.orElseThrow()) {
 				store.forceRelease("lock:renewed");
 				await().atMost(Duration.ofSeconds(5)).until(() -> !renewed.isHeld());
@@ -261,9 +261,10 @@ class DocsQuotedLinesTests {
 
 	static class Work {
 
-		@Lockable(key = "near-ttl", ttl = "1s")
+		/** Past the warning ratio (10% in this test), far from the TTL even on a busy machine. */
+		@Lockable(key = "near-ttl", ttl = "10s")
 		public void nearlyOutlivesItsTtl() throws InterruptedException {
-			Thread.sleep(850);
+			Thread.sleep(1200);
 		}
 
 		@Lockable(key = "outage", conflictPolicy = ConflictPolicy.SKIP)
