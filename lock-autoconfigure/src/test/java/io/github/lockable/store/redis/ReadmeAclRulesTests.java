@@ -12,7 +12,7 @@ import io.github.lockable.test.redis.SecuredRedisServers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's least-privilege ACL line is the one the ACL tests run as, so that a user who
+ * The docs' least-privilege ACL line (docs/operating.md, "Security") is the one the ACL tests run as, so that a user who
  * copies it gets exactly the permissions the tests prove enough.
  */
 class ReadmeAclRulesTests {
@@ -28,12 +28,12 @@ class ReadmeAclRulesTests {
 
 	private static Path readme() {
 		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			Path readme = dir.resolve("README.md");
+			Path readme = dir.resolve("docs/operating.md");
 			if (Files.isRegularFile(readme) && Files.isDirectory(dir.resolve("lock-core"))) {
 				return readme;
 			}
 		}
-		throw new IllegalStateException("README.md not found above " + Path.of("").toAbsolutePath());
+		throw new IllegalStateException("docs/operating.md not found above " + Path.of("").toAbsolutePath());
 	}
 
 }
