@@ -12,8 +12,10 @@ import java.util.Objects;
  */
 public class LockConflictException extends LockableException {
 
+	/** The method's conflict policy. */
 	private final ConflictPolicy policy;
 
+	/** When the holder's lock runs out at the latest. */
 	private final Duration retryAfter;
 
 	/**

@@ -8,6 +8,7 @@ import java.util.List;
  */
 public class LockableConfigurationException extends IllegalStateException {
 
+	/** One sentence per problem. */
 	private final List<String> problems;
 
 	/**

@@ -5,10 +5,19 @@ package io.github.lockable;
  */
 public abstract class LockableException extends RuntimeException {
 
+	/**
+	 * Creates the exception.
+	 * @param message what happened, never naming a key's holder or token
+	 */
 	protected LockableException(String message) {
 		super(message);
 	}
 
+	/**
+	 * Creates the exception.
+	 * @param message what happened, never naming a key's holder or token
+	 * @param cause the failure behind it
+	 */
 	protected LockableException(String message, Throwable cause) {
 		super(message, cause);
 	}

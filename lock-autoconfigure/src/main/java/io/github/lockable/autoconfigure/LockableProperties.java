@@ -98,102 +98,202 @@ public class LockableProperties implements InitializingBean {
 
 	private final Jdbc jdbc = new Jdbc();
 
+	/**
+	 * Returns {@code lockable.enabled}.
+	 * @return the property's value
+	 */
 	public boolean isEnabled() {
 		return this.enabled;
 	}
 
+	/**
+	 * Sets {@code lockable.enabled}.
+	 * @param enabled the property's value
+	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
 	}
 
+	/**
+	 * Returns {@code lockable.store}.
+	 * @return the property's value
+	 */
 	public Store getStore() {
 		return this.store;
 	}
 
+	/**
+	 * Sets {@code lockable.store}.
+	 * @param store the property's value
+	 */
 	public void setStore(Store store) {
 		this.store = store;
 	}
 
+	/**
+	 * Returns {@code lockable.key-prefix}.
+	 * @return the property's value
+	 */
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
 
+	/**
+	 * Sets {@code lockable.key-prefix}.
+	 * @param keyPrefix the property's value
+	 */
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
 	}
 
+	/**
+	 * Returns {@code lockable.max-key-length}.
+	 * @return the property's value
+	 */
 	public int getMaxKeyLength() {
 		return this.maxKeyLength;
 	}
 
+	/**
+	 * Sets {@code lockable.max-key-length}.
+	 * @param maxKeyLength the property's value
+	 */
 	public void setMaxKeyLength(int maxKeyLength) {
 		this.maxKeyLength = maxKeyLength;
 	}
 
+	/**
+	 * Returns {@code lockable.default-ttl}.
+	 * @return the property's value
+	 */
 	public Duration getDefaultTtl() {
 		return this.defaultTtl;
 	}
 
+	/**
+	 * Sets {@code lockable.default-ttl}.
+	 * @param defaultTtl the property's value
+	 */
 	public void setDefaultTtl(Duration defaultTtl) {
 		this.defaultTtl = defaultTtl;
 	}
 
+	/**
+	 * Returns {@code lockable.default-conflict-policy}.
+	 * @return the property's value
+	 */
 	public ConflictPolicy getDefaultConflictPolicy() {
 		return this.defaultConflictPolicy;
 	}
 
+	/**
+	 * Sets {@code lockable.default-conflict-policy}.
+	 * @param defaultConflictPolicy the property's value
+	 */
 	public void setDefaultConflictPolicy(ConflictPolicy defaultConflictPolicy) {
 		this.defaultConflictPolicy = defaultConflictPolicy;
 	}
 
+	/**
+	 * Returns {@code lockable.ttl-warning-ratio}.
+	 * @return the property's value
+	 */
 	public double getTtlWarningRatio() {
 		return this.ttlWarningRatio;
 	}
 
+	/**
+	 * Sets {@code lockable.ttl-warning-ratio}.
+	 * @param ttlWarningRatio the property's value
+	 */
 	public void setTtlWarningRatio(double ttlWarningRatio) {
 		this.ttlWarningRatio = ttlWarningRatio;
 	}
 
+	/**
+	 * Returns {@code lockable.store-failure}.
+	 * @return the property's value
+	 */
 	public StoreFailurePolicy getStoreFailure() {
 		return this.storeFailure;
 	}
 
+	/**
+	 * Sets {@code lockable.store-failure}.
+	 * @param storeFailure the property's value
+	 */
 	public void setStoreFailure(StoreFailurePolicy storeFailure) {
 		this.storeFailure = storeFailure;
 	}
 
+	/**
+	 * Returns {@code lockable.acquire-timeout}.
+	 * @return the property's value
+	 */
 	public Duration getAcquireTimeout() {
 		return this.acquireTimeout;
 	}
 
+	/**
+	 * Sets {@code lockable.acquire-timeout}.
+	 * @param acquireTimeout the property's value
+	 */
 	public void setAcquireTimeout(Duration acquireTimeout) {
 		this.acquireTimeout = acquireTimeout;
 	}
 
+	/**
+	 * Returns {@code lockable.order}.
+	 * @return the property's value
+	 */
 	public int getOrder() {
 		return this.order;
 	}
 
+	/**
+	 * Sets {@code lockable.order}.
+	 * @param order the property's value
+	 */
 	public void setOrder(int order) {
 		this.order = order;
 	}
 
+	/**
+	 * Returns {@code lockable.rollback-on-lost-lock}.
+	 * @return the property's value
+	 */
 	public boolean isRollbackOnLostLock() {
 		return this.rollbackOnLostLock;
 	}
 
+	/**
+	 * Sets {@code lockable.rollback-on-lost-lock}.
+	 * @param rollbackOnLostLock the property's value
+	 */
 	public void setRollbackOnLostLock(boolean rollbackOnLostLock) {
 		this.rollbackOnLostLock = rollbackOnLostLock;
 	}
 
+	/**
+	 * Returns the {@code lockable.file.*} properties.
+	 * @return the nested properties
+	 */
 	public File getFile() {
 		return this.file;
 	}
 
+	/**
+	 * Returns the {@code lockable.redis.*} properties.
+	 * @return the nested properties
+	 */
 	public Redis getRedis() {
 		return this.redis;
 	}
 
+	/**
+	 * Returns the {@code lockable.jdbc.*} properties.
+	 * @return the nested properties
+	 */
 	public Jdbc getJdbc() {
 		return this.jdbc;
 	}
@@ -308,18 +408,34 @@ public class LockableProperties implements InitializingBean {
 		 */
 		private Duration lockDelay = Duration.ZERO;
 
+		/**
+		 * Returns {@code lockable.redis.replicas-to-ack}.
+		 * @return the property's value
+		 */
 		public int getReplicasToAck() {
 			return this.replicasToAck;
 		}
 
+		/**
+		 * Sets {@code lockable.redis.replicas-to-ack}.
+		 * @param replicasToAck the property's value
+		 */
 		public void setReplicasToAck(int replicasToAck) {
 			this.replicasToAck = replicasToAck;
 		}
 
+		/**
+		 * Returns {@code lockable.redis.lock-delay}.
+		 * @return the property's value
+		 */
 		public Duration getLockDelay() {
 			return this.lockDelay;
 		}
 
+		/**
+		 * Sets {@code lockable.redis.lock-delay}.
+		 * @param lockDelay the property's value
+		 */
 		public void setLockDelay(Duration lockDelay) {
 			this.lockDelay = lockDelay;
 		}
@@ -350,6 +466,10 @@ public class LockableProperties implements InitializingBean {
 			return this.directory;
 		}
 
+		/**
+		 * Sets {@code lockable.file.directory}.
+		 * @param directory the property's value
+		 */
 		public void setDirectory(@Nullable Path directory) {
 			this.directory = directory;
 		}
@@ -381,26 +501,50 @@ public class LockableProperties implements InitializingBean {
 		 */
 		private boolean listenForReleases = true;
 
+		/**
+		 * Returns {@code lockable.jdbc.table-name}.
+		 * @return the property's value
+		 */
 		public String getTableName() {
 			return this.tableName;
 		}
 
+		/**
+		 * Sets {@code lockable.jdbc.table-name}.
+		 * @param tableName the property's value
+		 */
 		public void setTableName(String tableName) {
 			this.tableName = tableName;
 		}
 
+		/**
+		 * Returns {@code lockable.jdbc.initialize-schema}.
+		 * @return the property's value
+		 */
 		public InitializeSchema getInitializeSchema() {
 			return this.initializeSchema;
 		}
 
+		/**
+		 * Sets {@code lockable.jdbc.initialize-schema}.
+		 * @param initializeSchema the property's value
+		 */
 		public void setInitializeSchema(InitializeSchema initializeSchema) {
 			this.initializeSchema = initializeSchema;
 		}
 
+		/**
+		 * Returns {@code lockable.jdbc.listen-for-releases}.
+		 * @return the property's value
+		 */
 		public boolean isListenForReleases() {
 			return this.listenForReleases;
 		}
 
+		/**
+		 * Sets {@code lockable.jdbc.listen-for-releases}.
+		 * @param listenForReleases the property's value
+		 */
 		public void setListenForReleases(boolean listenForReleases) {
 			this.listenForReleases = listenForReleases;
 		}

@@ -1,10 +1,16 @@
 package io.github.lockable.aop;
 
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import org.junit.jupiter.api.Test;
 
 import io.github.lockable.Lockable;
 
+import org.springframework.aot.hint.ExecutableHint;
+import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.TypeHint;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -22,15 +28,29 @@ import static org.mockito.Mockito.mock;
 
 class LockableMethodsAotProcessorTests {
 
+	/**
+	 * The methods registered for invocation, read from the hints themselves: the predicate
+	 * Spring 6.2 offers for this (onMethod) is deprecated for removal in Spring 7, and the one
+	 * that replaces it (onMethodInvocation) does not exist in 6.2.
+	 */
+	private static Set<String> invocableMethods(RuntimeHints hints, Class<?> type) {
+		TypeHint hint = hints.reflection().getTypeHint(type);
+		if (hint == null) {
+			return Set.of();
+		}
+		return hint.methods()
+			.filter((method) -> method.getMode() == ExecutableMode.INVOKE)
+			.map(ExecutableHint::getName)
+			.collect(Collectors.toSet());
+	}
+
 	@Test
 	void registersEveryLockableMethodOfTheBeansForInvocation() throws Exception {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 		beanFactory.registerBeanDefinition("jobs", new RootBeanDefinition(Jobs.class));
 		beanFactory.registerBeanDefinition("plain", new RootBeanDefinition(Plain.class));
 		RuntimeHints hints = process(beanFactory);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(Jobs.class, "report").invoke()).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(Jobs.class, "archive").invoke()).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(Jobs.class, "unlocked").invoke()).rejects(hints);
+		assertThat(invocableMethods(hints, Jobs.class)).contains("report", "archive").doesNotContain("unlocked");
 		assertThat(RuntimeHintsPredicates.reflection().onType(Plain.class)).rejects(hints);
 	}
 

@@ -127,6 +127,8 @@ public final class LockObservations {
 	 * Makes the observation current on this thread until the scope is closed. Even
 	 * {@link Observation#NOOP} opens a real scope, with a thread-local write and an
 	 * allocation, so a no-op observation gets the no-op scope instead.
+	 * @param observation the observation to make current
+	 * @return the scope to close
 	 */
 	public static Observation.Scope openScope(Observation observation) {
 		return observation.isNoop() ? Observation.Scope.NOOP : observation.openScope();

@@ -18,6 +18,10 @@ public sealed interface AcquireResult {
 	 */
 	record Acquired(LockHandle handle) implements AcquireResult {
 
+		/**
+		 * Creates the result.
+		 * @param handle releases the lock, once
+		 */
 		public Acquired {
 			Objects.requireNonNull(handle, "handle must not be null");
 		}
@@ -43,6 +47,10 @@ public sealed interface AcquireResult {
 	 */
 	record Failed(LockStoreException cause) implements AcquireResult {
 
+		/**
+		 * Creates the result.
+		 * @param cause what went wrong
+		 */
 		public Failed {
 			Objects.requireNonNull(cause, "cause must not be null");
 		}

@@ -15,6 +15,12 @@ import java.util.Objects;
  */
 public record LockHolder(String instance, long pid, String method) {
 
+	/**
+	 * Creates the holder's description.
+	 * @param instance the application instance
+	 * @param pid the process id of the instance
+	 * @param method the caller, as the log names it
+	 */
 	public LockHolder {
 		Objects.requireNonNull(instance, "instance must not be null");
 		Objects.requireNonNull(method, "method must not be null");

@@ -25,6 +25,14 @@ import java.util.Objects;
  */
 public record LockLease(String key, String token, long fencingToken, Instant acquiredAt, Duration ttl) {
 
+	/**
+	 * Creates the lease.
+	 * @param key the full key
+	 * @param token the owner's token
+	 * @param fencingToken the fencing token, or 0 when issued only when asked for
+	 * @param acquiredAt wall-clock time of the acquisition
+	 * @param ttl the TTL the lock was acquired with
+	 */
 	public LockLease {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(token, "token must not be null");

@@ -10,6 +10,11 @@ import java.util.List;
  */
 public record LockListing(List<StoredLock> locks, boolean truncated) {
 
+	/**
+	 * Creates the listing.
+	 * @param locks the locks, sorted by key
+	 * @param truncated whether the store holds more locks under the prefix than were listed
+	 */
 	public LockListing {
 		locks = List.copyOf(locks);
 	}

@@ -41,6 +41,14 @@ public record LockRequest(String key, Duration ttl, boolean withFencingToken, @N
 		this(key, ttl, false, null);
 	}
 
+	/**
+	 * Creates the request.
+	 * @param key the full lock key
+	 * @param ttl the lock's TTL
+	 * @param withFencingToken whether the store should issue the fencing token in the
+	 * acquire itself
+	 * @param holder who asks, if the store should keep it
+	 */
 	public LockRequest {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(ttl, "ttl must not be null");

@@ -12,16 +12,32 @@ public class LockStoreException extends RuntimeException {
 	/** The code of a failure no store-specific code describes. */
 	public static final String GENERIC_CODE = "STORE_ERROR";
 
+	/** The failure's code. */
 	private final String code;
 
+	/**
+	 * Creates the exception with the generic code.
+	 * @param message what went wrong
+	 */
 	public LockStoreException(String message) {
 		this(message, GENERIC_CODE, null);
 	}
 
+	/**
+	 * Creates the exception with the generic code.
+	 * @param message what went wrong
+	 * @param cause the failure behind it, if any
+	 */
 	public LockStoreException(String message, @Nullable Throwable cause) {
 		this(message, GENERIC_CODE, cause);
 	}
 
+	/**
+	 * Creates the exception.
+	 * @param message what went wrong
+	 * @param code the failure's code, such as {@code TIMEOUT} or {@code UNREACHABLE}
+	 * @param cause the failure behind it, if any
+	 */
 	public LockStoreException(String message, String code, @Nullable Throwable cause) {
 		super(message, cause);
 		this.code = code;

@@ -26,6 +26,11 @@ public interface LockStoreHealth {
 	 */
 	record Status(boolean usable, Map<String, Object> details) {
 
+		/**
+		 * Creates the status.
+		 * @param usable whether every lock call can succeed now
+		 * @param details what the health endpoint shows
+		 */
 		public Status {
 			details = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(details, "details must not be null")));
 		}

@@ -19,6 +19,13 @@ import org.jspecify.annotations.Nullable;
  */
 public record StoredLock(String key, Duration ttlLeft, @Nullable LockHolder holder, @Nullable Instant acquiredAt) {
 
+	/**
+	 * Creates the description of a lock.
+	 * @param key the full key
+	 * @param ttlLeft how long the lock still lives
+	 * @param holder who took it, when the store knows
+	 * @param acquiredAt when it was taken, when the store knows
+	 */
 	public StoredLock {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(ttlLeft, "ttlLeft must not be null");

@@ -40,6 +40,11 @@ public class LockableExceptionHandler {
 
 	static final String TYPE_PREFIX = "urn:lockable:problem:";
 
+	/**
+	 * Renders a held lock: 409, 423 or 429 by the policy, with {@code Retry-After}.
+	 * @param ex the conflict
+	 * @return the problem response
+	 */
 	@ExceptionHandler(LockConflictException.class)
 	public ResponseEntity<ProblemDetail> lockConflict(LockConflictException ex) {
 		ConflictPolicy policy = ex.getPolicy();
@@ -57,12 +62,22 @@ public class LockableExceptionHandler {
 				seconds(ex.getRetryAfter()));
 	}
 
+	/**
+	 * Renders a resolved key outside the key rule: 400, not retryable.
+	 * @param ex the refused key
+	 * @return the problem response
+	 */
 	@ExceptionHandler(InvalidLockKeyException.class)
 	public ResponseEntity<ProblemDetail> invalidLockKey(InvalidLockKeyException ex) {
 		return problem(HttpStatus.BAD_REQUEST, "invalid-lock-key",
 				"The request does not identify a resource that can be locked.", ex, -1);
 	}
 
+	/**
+	 * Renders a store failure: 503 with {@code Retry-After: 1}.
+	 * @param ex the store failure
+	 * @return the problem response
+	 */
 	@ExceptionHandler(LockStoreUnavailableException.class)
 	public ResponseEntity<ProblemDetail> lockStoreUnavailable(LockStoreUnavailableException ex) {
 		return problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-store-unavailable",

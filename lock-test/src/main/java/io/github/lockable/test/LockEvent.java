@@ -12,6 +12,12 @@ import java.util.Objects;
  */
 public record LockEvent(String key, String method, Outcome outcome) {
 
+	/**
+	 * Creates the event.
+	 * @param key the key's resource part, without the key prefix
+	 * @param method the caller, {@code Type.name(Args)}, or {@code LockTemplate}
+	 * @param outcome what happened
+	 */
 	public LockEvent {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(method, "method must not be null");

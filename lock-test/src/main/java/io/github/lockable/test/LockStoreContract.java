@@ -95,12 +95,24 @@ public abstract class LockStoreContract {
 		return this.keyPrefix + name;
 	}
 
+	/**
+	 * Acquires a free lock with its fencing token, failing the case unless it is granted.
+	 * @param key the full key
+	 * @param ttl the lock's TTL
+	 * @return the granted result
+	 */
 	protected AcquireResult.Acquired acquired(String key, Duration ttl) {
 		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl, true)));
 		assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
 		return (AcquireResult.Acquired) result;
 	}
 
+	/**
+	 * Tries a lock that another caller holds, failing the case unless it is refused as held.
+	 * @param key the full key
+	 * @param ttl the TTL asked for
+	 * @return the refusal
+	 */
 	protected AcquireResult.Held held(String key, Duration ttl) {
 		AcquireResult result = Stages.join(store().acquire(new LockRequest(key, ttl)));
 		assertThat(result).isInstanceOf(AcquireResult.Held.class);

@@ -12,6 +12,13 @@ public final class Stages {
 	private Stages() {
 	}
 
+	/**
+	 * Waits for the stage.
+	 * @param <T> the stage's result type
+	 * @param stage a store's stage
+	 * @return the stage's result
+	 * @throws RuntimeException the exception the stage failed with, unwrapped
+	 */
 	public static <T> T join(CompletionStage<T> stage) {
 		try {
 			return stage.toCompletableFuture().join();

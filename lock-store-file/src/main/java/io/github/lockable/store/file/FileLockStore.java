@@ -86,6 +86,9 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	/**
 	 * As {@link #FileLockStore(Path)}, with the application version written into lock files.
+	 * @param directory the lock directory; never one that anything else cleans up
+	 * @param version the application's version, written into lock files, if known
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory, @Nullable String version) {
 		this(directory, version, DEFAULT_TIMEOUT);
@@ -94,6 +97,10 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/**
 	 * As {@link #FileLockStore(Path, String)}, with the longest wait for the guard of the
 	 * directory, after which a call fails with {@code TIMEOUT}.
+	 * @param directory the lock directory; never one that anything else cleans up
+	 * @param version the application's version, written into lock files, if known
+	 * @param timeout the longest wait for the directory's guard
+	 * @throws UnsafeLockDirectoryException if another user could tamper with the directory
 	 */
 	public FileLockStore(Path directory, @Nullable String version, Duration timeout) {
 		this(directory, version, timeout, Clock.systemUTC(), true);

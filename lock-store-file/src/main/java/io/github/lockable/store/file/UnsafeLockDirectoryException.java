@@ -9,6 +9,7 @@ import java.nio.file.Path;
  */
 public class UnsafeLockDirectoryException extends IllegalStateException {
 
+	/** The refused directory. */
 	private final Path directory;
 
 	/**
