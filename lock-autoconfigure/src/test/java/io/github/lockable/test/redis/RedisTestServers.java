@@ -282,6 +282,33 @@ final class RedisTestServers {
 		return (bin != null) ? binaryIn(bin, "redis-server") : findOnPath("redis-server");
 	}
 
+	/**
+	 * The major version of the {@code redis-server} the harness starts servers of its own
+	 * from ({@code redis-server --version}: {@code Redis server v=6.2.16 ...}, Valkey's
+	 * {@code Valkey server v=8.0.1 ...}).
+	 * @return the major version, or {@link Integer#MAX_VALUE} when it cannot tell
+	 */
+	static int localServerMajorVersion() {
+		Path binary = localServer();
+		if (binary == null) {
+			return Integer.MAX_VALUE;
+		}
+		try {
+			Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			process.waitFor();
+			java.util.regex.Matcher version = java.util.regex.Pattern.compile(" v=(\\d+)\\.").matcher(output);
+			return version.find() ? Integer.parseInt(version.group(1)) : Integer.MAX_VALUE;
+		}
+		catch (IOException ex) {
+			return Integer.MAX_VALUE;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Integer.MAX_VALUE;
+		}
+	}
+
 	private static String origin() {
 		return (binDirectory() != null) ? "redis-server from " + BIN_VARIABLE : "redis-server from PATH";
 	}
