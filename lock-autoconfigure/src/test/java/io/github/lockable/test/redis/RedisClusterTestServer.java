@@ -74,7 +74,8 @@ public final class RedisClusterTestServer implements RedisTopology {
 		awaitStable();
 		this.adminClient = RedisClusterClient.create("redis://127.0.0.1:" + this.nodes.get(0).port());
 		this.adminConnection = this.adminClient.connect();
-		logger.info("Tests use a Redis Cluster of {} masters at {}", MASTERS, nodes());
+		logger.info("Tests use a Redis Cluster of {} masters at {} ({}: {})", MASTERS, nodes(), binary,
+				RedisTestServers.version(this));
 	}
 
 	private RedisProcess startNode(Path binary) {

@@ -75,8 +75,8 @@ public final class RedisSentinelTestServer implements RedisTopology {
 			this.sentinels.add(startSentinel(masterPort));
 		}
 		awaitStable();
-		logger.info("Tests use Redis Sentinel '{}' at {}, master on port {}", MASTER_NAME, sentinelNodes(),
-				masterPort);
+		logger.info("Tests use Redis Sentinel '{}' at {}, master on port {} ({}: {})", MASTER_NAME, sentinelNodes(),
+				masterPort, this.binary, RedisTestServers.version(this));
 	}
 
 	private int startDataNode(List<String> extra) {

@@ -30,8 +30,16 @@ final class RedisTestServers {
 
 	static final String URL_VARIABLE = "LOCKABLE_TEST_REDIS_URL";
 
-	/** Restricts the search to one way: {@code url}, {@code container}, {@code path} or {@code embedded}. */
+	/** Restricts the search to one way: {@code url}, {@code bin}, {@code container}, {@code path} or {@code embedded}. */
 	static final String MODE_VARIABLE = "LOCKABLE_TEST_REDIS_MODE";
+
+	/**
+	 * A directory holding the {@code redis-server} and {@code redis-cli} of the server to
+	 * test, such as a build of another version: when set, every server the harness starts
+	 * (the shared one, a test's own, the Cluster and Sentinel nodes) comes from there, and
+	 * never from the {@code PATH} or embedded-redis.
+	 */
+	static final String BIN_VARIABLE = "LOCKABLE_TEST_REDIS_BIN";
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisTestServers.class);
 
@@ -47,6 +55,19 @@ final class RedisTestServers {
 				return announce(new ExternalRedisServer(URI.create(url.trim())));
 			}
 			attempts.add(URL_VARIABLE + " is not set");
+		}
+		Path bin = binDirectory();
+		if (wanted(mode, "bin")) {
+			if (bin != null) {
+				Path binary = binaryIn(bin, "redis-server");
+				RedisTestServer server = tryProcess(binary, "redis-server from " + BIN_VARIABLE, attempts);
+				if (server != null) {
+					return announce(server);
+				}
+				throw new IllegalStateException(BIN_VARIABLE + " names " + bin + ", whose redis-server did not start: "
+						+ attempts);
+			}
+			attempts.add(BIN_VARIABLE + " is not set");
 		}
 		if (wanted(mode, "container")) {
 			RedisTestServer container = tryContainer(attempts);
@@ -89,8 +110,8 @@ final class RedisTestServers {
 	 */
 	static RedisTestServer startProcess(List<String> configuration, RedisCredentials admin) {
 		List<String> attempts = new ArrayList<>();
-		Path binary = findOnPath("redis-server");
-		String origin = "redis-server from PATH";
+		Path binary = localServer();
+		String origin = origin();
 		if (binary == null) {
 			attempts.add("no redis-server on the PATH");
 			binary = embeddedBinary(attempts);
@@ -117,8 +138,40 @@ final class RedisTestServers {
 	}
 
 	private static RedisTestServer announce(RedisTestServer server) {
-		logger.info("Tests use {}", server);
+		logger.info("Tests use {}: {}", server, version(server));
 		return server;
+	}
+
+	/**
+	 * The server's name and version as {@code INFO server} gives them: {@code valkey 8.0.1}
+	 * ({@code server_name} and {@code valkey_version}, where Valkey's {@code redis_version}
+	 * says 7.2.4 for compatibility), else {@code redis 7.0.15}.
+	 * @param server a running server
+	 * @return its name and version, or why they are unknown
+	 */
+	static String version(RedisTopology server) {
+		try {
+			return version(server.masters().get(0).info("server"));
+		}
+		catch (RuntimeException ex) {
+			return "version unknown (" + ex.getMessage() + ")";
+		}
+	}
+
+	static String version(String info) {
+		String name = infoField(info, "server_name");
+		String own = (name != null) ? infoField(info, name + "_version") : null;
+		return ((name != null) ? name : "redis") + " "
+				+ ((own != null) ? own : String.valueOf(infoField(info, "redis_version")));
+	}
+
+	private static String infoField(String info, String field) {
+		for (String line : info.split("\r?\n")) {
+			if (line.startsWith(field + ":")) {
+				return line.substring(field.length() + 1).trim();
+			}
+		}
+		return null;
 	}
 
 	private static RedisTestServer tryContainer(List<String> attempts) {
@@ -169,9 +222,9 @@ final class RedisTestServers {
 	 * {@code PATH}, else the binary of embedded-redis.
 	 */
 	static ProcessRedisServer newProcessServer() {
-		Path binary = findOnPath("redis-server");
+		Path binary = localServer();
 		if (binary != null) {
-			return new ProcessRedisServer(binary, "redis-server from PATH");
+			return new ProcessRedisServer(binary, origin());
 		}
 		List<String> attempts = new ArrayList<>();
 		Path embedded = embeddedBinary(attempts);
@@ -202,6 +255,10 @@ final class RedisTestServers {
 	 * @throws IllegalStateException when there is none, saying how to get one
 	 */
 	static Path localBinary(String name) {
+		Path bin = binDirectory();
+		if (bin != null) {
+			return binaryIn(bin, name);
+		}
 		Path server = findOnPath("redis-server");
 		Path sibling = (server != null) ? server.resolveSibling(name) : null;
 		if (sibling != null && Files.isExecutable(sibling)) {
@@ -213,6 +270,61 @@ final class RedisTestServers {
 					+ "their own servers (sudo apt-get install redis-server, or brew install redis)");
 		}
 		return found;
+	}
+
+	/**
+	 * The {@code redis-server} the harness starts servers of its own from:
+	 * {@link #BIN_VARIABLE}'s when set, else the {@code PATH}'s.
+	 * @return the binary, or null when neither has one
+	 */
+	private static Path localServer() {
+		Path bin = binDirectory();
+		return (bin != null) ? binaryIn(bin, "redis-server") : findOnPath("redis-server");
+	}
+
+	/**
+	 * The major version of the {@code redis-server} the harness starts servers of its own
+	 * from ({@code redis-server --version}: {@code Redis server v=6.2.16 ...}, Valkey's
+	 * {@code Valkey server v=8.0.1 ...}).
+	 * @return the major version, or {@link Integer#MAX_VALUE} when it cannot tell
+	 */
+	static int localServerMajorVersion() {
+		Path binary = localServer();
+		if (binary == null) {
+			return Integer.MAX_VALUE;
+		}
+		try {
+			Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			process.waitFor();
+			java.util.regex.Matcher version = java.util.regex.Pattern.compile(" v=(\\d+)\\.").matcher(output);
+			return version.find() ? Integer.parseInt(version.group(1)) : Integer.MAX_VALUE;
+		}
+		catch (IOException ex) {
+			return Integer.MAX_VALUE;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Integer.MAX_VALUE;
+		}
+	}
+
+	private static String origin() {
+		return (binDirectory() != null) ? "redis-server from " + BIN_VARIABLE : "redis-server from PATH";
+	}
+
+	private static Path binDirectory() {
+		String bin = System.getenv(BIN_VARIABLE);
+		return (bin != null && !bin.isBlank()) ? Path.of(bin.trim()) : null;
+	}
+
+	private static Path binaryIn(Path bin, String name) {
+		Path binary = bin.resolve(name);
+		if (!Files.isRegularFile(binary) || !Files.isExecutable(binary)) {
+			throw new IllegalStateException(BIN_VARIABLE + "=" + bin + " has no executable " + name
+					+ ": point it at the bin/ directory of a Redis or Valkey build");
+		}
+		return binary;
 	}
 
 	static Path findOnPath(String name) {

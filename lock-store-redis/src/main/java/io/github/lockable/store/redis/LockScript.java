@@ -5,6 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A Lua script with its bytes and SHA-1 digest worked out once, so that every call can go
  * by EVALSHA and fall back to EVAL only when the server answers NOSCRIPT.
@@ -118,21 +120,16 @@ final class LockScript {
 	 * the next owner's lock, and then publishes an empty message on the lock's wake-up
 	 * channel {@code {<lock key>}:released} (see {@link RedisLockNotifications}): its hash
 	 * tag is the whole lock key, so the channel lives in the lock key's cluster slot. Sharded
-	 * pub/sub (SPUBLISH, Redis 7) where the server knows it, else PUBLISH: an unknown command
-	 * in {@code redis.pcall} answers an error instead of aborting the script, so one script
-	 * serves both. A publish that fails (an ACL that denies it) leaves the release done:
-	 * waiters then wake by their maximum wait. Returns 1 when deleted, 0 otherwise.
+	 * pub/sub (SPUBLISH), or, {@linkplain #on(RedisServerFeatures) on a server without it}
+	 * (Redis 6.2), PUBLISH. A publish that fails (an ACL that denies it) leaves the release
+	 * done: waiters then wake by their maximum wait. Returns 1 when deleted, 0 otherwise.
 	 */
-	static final LockScript RELEASE = new LockScript("""
+	static final LockScript RELEASE = waking("""
 			if redis.call('GET', KEYS[1]) ~= ARGV[1] then
 			  return 0
 			end
 			local deleted = redis.call('DEL', KEYS[1])
-			local channel = '{' .. KEYS[1] .. '}:released'
-			local sharded = redis.pcall('SPUBLISH', channel, '')
-			if type(sharded) == 'table' and sharded.err then
-			  redis.pcall('PUBLISH', channel, '')
-			end
+			WAKE_UP
 			return deleted
 			""");
 
@@ -141,16 +138,12 @@ final class LockScript {
 	 * the key whoever holds it and, when it did, publishes the wake-up as RELEASE does.
 	 * Returns 1 when deleted, 0 when no lock was held.
 	 */
-	static final LockScript FORCE_RELEASE = new LockScript("""
+	static final LockScript FORCE_RELEASE = waking("""
 			local deleted = redis.call('DEL', KEYS[1])
 			if deleted == 0 then
 			  return 0
 			end
-			local channel = '{' .. KEYS[1] .. '}:released'
-			local sharded = redis.pcall('SPUBLISH', channel, '')
-			if type(sharded) == 'table' and sharded.err then
-			  redis.pcall('PUBLISH', channel, '')
-			end
+			WAKE_UP
 			return deleted
 			""");
 
@@ -182,9 +175,38 @@ final class LockScript {
 
 	private final String sha1;
 
+	/** The same script publishing by PUBLISH, for a server without SPUBLISH; else null. */
+	private final @Nullable LockScript classic;
+
 	private LockScript(String source) {
+		this(source, null);
+	}
+
+	private LockScript(String source, @Nullable LockScript classic) {
 		this.source = source.getBytes(StandardCharsets.UTF_8);
 		this.sha1 = sha1(this.source);
+		this.classic = classic;
+	}
+
+	/**
+	 * A script that wakes the lock's waiters where its source says {@code WAKE_UP}: by
+	 * SPUBLISH, with a sibling that uses PUBLISH.
+	 */
+	private static LockScript waking(String source) {
+		String wakeUp = "redis.pcall('%s', '{' .. KEYS[1] .. '}:released', '')";
+		return new LockScript(source.replace("WAKE_UP", wakeUp.formatted("SPUBLISH")),
+				new LockScript(source.replace("WAKE_UP", wakeUp.formatted("PUBLISH"))));
+	}
+
+	/**
+	 * This script as the server runs it: the PUBLISH sibling of a waking script on a server
+	 * without sharded pub/sub, else this script.
+	 * @param server what the connection's server has
+	 * @return the script to send
+	 */
+	LockScript on(RedisServerFeatures server) {
+		LockScript sibling = this.classic;
+		return (sibling != null && !server.sharded()) ? sibling : this;
 	}
 
 	byte[] source() {

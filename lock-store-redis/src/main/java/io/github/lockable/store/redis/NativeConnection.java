@@ -23,20 +23,32 @@ final class NativeConnection {
 
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
+	/** What its server has, asked once when it opened. */
+	private final RedisServerFeatures server;
+
 	/** The timer of the client that opened the connection. */
 	private final Timer timer;
 
 	/** When the oldest command that timed out unanswered was sent; 0 while answers come. */
 	private final AtomicLong silentSince = new AtomicLong();
 
-	NativeConnection(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+	NativeConnection(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
+			RedisServerFeatures server) {
 		this.connection = connection;
 		this.commands = commands;
+		this.server = server;
 		this.timer = connection.getResources().timer();
 	}
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
 		return this.commands;
+	}
+
+	/**
+	 * What the connection's server is and has, asked once when it opened.
+	 */
+	RedisServerFeatures server() {
+		return this.server;
 	}
 
 	/**

@@ -177,6 +177,8 @@ abstract class RedisCall<T> extends CompletableFuture<T> implements BiConsumer<O
 		if (named == null || this.keys == null || this.args == null) {
 			throw new IllegalStateException("No script to send");
 		}
+		named = named.on(connection.server());
+		this.script = named;
 		listenTo(connection.commands().evalsha(named.sha1(), ScriptOutputType.INTEGER, this.keys, this.args));
 	}
 

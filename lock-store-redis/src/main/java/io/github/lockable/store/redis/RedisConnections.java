@@ -116,12 +116,12 @@ final class RedisConnections implements AutoCloseable {
 		catch (RuntimeException ex) {
 			connecting = CompletableFuture.failedFuture(ex);
 		}
-		connecting.whenComplete((opened, ex) -> {
+		connecting.thenCompose(RedisConnections::asked).whenComplete((opened, ex) -> {
 			if (ex != null) {
 				failed(attempt, ex);
 			}
 			else {
-				opened(attempt, new NativeConnection(opened, commandsOf(opened)));
+				opened(attempt, opened);
 			}
 		});
 		return attempt;
@@ -134,6 +134,16 @@ final class RedisConnections implements AutoCloseable {
 	 */
 	Timer timer() {
 		return this.client.timer();
+	}
+
+	/**
+	 * A connection just opened, with what its server has ({@link RedisServerFeatures}),
+	 * asked before any call runs on it.
+	 */
+	private static CompletableFuture<NativeConnection> asked(StatefulConnection<byte[], byte[]> opened) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = commandsOf(opened);
+		return RedisServerFeatures.detect(commands)
+			.thenApply((server) -> new NativeConnection(opened, commands, server));
 	}
 
 	private static RedisClusterAsyncCommands<byte[], byte[]> commandsOf(StatefulConnection<byte[], byte[]> connection) {

@@ -73,7 +73,7 @@ final class RedisServerProbe {
 		CompletableFuture<Reply<List<String>>> replication = cluster
 				? CompletableFuture.completedFuture(new Reply<>(List.of("role:master"), null))
 				: reply(info(commands, "replication"));
-		CompletableFuture<Reply<Long>> script = reply(runScript(commands));
+		CompletableFuture<Reply<Long>> script = reply(runScript(commands, LockScript.RELEASE.on(connection.server())));
 		CompletableFuture<Reply<List<String>>> stats = reply(info(commands, "stats"));
 		return CompletableFuture.allOf(memory, replication, script, stats).thenApply((done) -> {
 			this.evictedKeys.compareAndSet(-1, evictedKeys(stats.join()));
@@ -87,6 +87,7 @@ final class RedisServerProbe {
 	 * @param connection the store's first connection
 	 */
 	void probeAtStartup(NativeConnection connection) {
+		logger.info("Redis lock store on {}", connection.server());
 		probe(connection).thenAccept(this::report);
 	}
 
@@ -161,7 +162,7 @@ final class RedisServerProbe {
 		if ("refused".equals(scripts)) {
 			problems.add("Redis refused Lockable's Lua script (" + script.error().getMessage() + "): every lock call "
 					+ "will fail until it may run. Grant the ACL user +evalsha +eval and the commands the scripts "
-					+ "run (+set +get +del +time +pttl +pexpire +spublish) on its keys, as the README's least "
+					+ "run (+set +get +del +time +pttl +pexpire, and +spublish or on Redis 6.2 +publish) on its keys, as the README's least "
 					+ "privilege section shows, and keep scripting enabled on the server");
 		}
 		return new RedisServerStatus(policy, role, scripts, evictionWarning(policy),
@@ -237,8 +238,8 @@ final class RedisServerProbe {
 		return commands.info(section).toCompletableFuture().thenApply(List::of);
 	}
 
-	private static CompletableFuture<Long> runScript(RedisClusterAsyncCommands<byte[], byte[]> commands) {
-		LockScript script = LockScript.RELEASE;
+	private static CompletableFuture<Long> runScript(RedisClusterAsyncCommands<byte[], byte[]> commands,
+			LockScript script) {
 		byte[][] keys = { PROBE_KEY };
 		return commands.<Long>evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, PROBE_TOKEN)
 			.toCompletableFuture()

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * {@link RedisLockNotifications}.
  * <p>
  * It subscribes the way the release script publishes: sharded (SSUBSCRIBE) where the
- * server knows SPUBLISH, which is Redis 7 and later, else classic SUBSCRIBE.
+ * server has sharded pub/sub ({@link RedisServerFeatures}, asked once as the connection
+ * opens, before it subscribes: a subscribed RESP2 connection takes no other commands),
+ * else classic SUBSCRIBE.
  */
 final class RedisSubscriber extends RedisPubSubAdapter<String, String> implements RedisConnectionStateListener {
 
@@ -43,8 +45,8 @@ final class RedisSubscriber extends RedisPubSubAdapter<String, String> implement
 	static CompletableFuture<RedisSubscriber> open(StoreConnectionFactory client,
 			RedisLockNotifications notifications) {
 		return client.connectPubSub()
-			.thenCompose((connection) -> knowsSpublish(connection).thenApply((sharded) -> {
-				RedisSubscriber subscriber = new RedisSubscriber(connection, notifications, sharded);
+			.thenCompose((connection) -> RedisServerFeatures.detect(connection.async()).thenApply((server) -> {
+				RedisSubscriber subscriber = new RedisSubscriber(connection, notifications, server.sharded());
 				connection.addListener((RedisPubSubAdapter<String, String>) subscriber);
 				((RedisChannelHandler<?, ?>) connection).addListener((RedisConnectionStateListener) subscriber);
 				if (!connection.isOpen()) {
@@ -54,21 +56,6 @@ final class RedisSubscriber extends RedisPubSubAdapter<String, String> implement
 				}
 				return subscriber;
 			}));
-	}
-
-	/**
-	 * Whether the server has SPUBLISH, as the release script finds out for itself; asked
-	 * before the connection subscribes, as a subscribed RESP2 connection takes no commands.
-	 */
-	private static CompletableFuture<Boolean> knowsSpublish(StatefulRedisPubSubConnection<String, String> connection) {
-		return connection.async().commandInfo("SPUBLISH").toCompletableFuture().handle((info, ex) -> {
-			if (ex != null) {
-				// COMMAND denied by an ACL, say: assume a current server.
-				logger.debug("Cannot ask the server about SPUBLISH; assuming sharded pub/sub", ex);
-				return true;
-			}
-			return !info.isEmpty() && info.get(0) != null;
-		});
 	}
 
 	/**
