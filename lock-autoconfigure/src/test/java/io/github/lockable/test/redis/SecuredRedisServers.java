@@ -23,7 +23,7 @@ public final class SecuredRedisServers {
 	}
 
 	/**
-	 * The permissions Lockable needs with the given key prefix, as the README gives them.
+	 * The permissions Lockable needs with the given key prefix, as docs/operating.md gives them.
 	 * @param prefix {@code lockable.key-prefix}
 	 * @return the rules of an ACL {@code user} line, after its name, {@code on} and password
 	 */
@@ -60,7 +60,7 @@ public final class SecuredRedisServers {
 	}
 
 	/**
-	 * The rules as the README says to adapt them to the server the harness starts: on one
+	 * The rules as docs/operating.md says to adapt them to the server the harness starts: on one
 	 * without sharded pub/sub (Redis 6.2, which refuses a rule naming SPUBLISH), the classic
 	 * pub/sub commands instead.
 	 */
@@ -76,7 +76,7 @@ public final class SecuredRedisServers {
 	/**
 	 * What the server refused since it started, one line each, from {@code ACL LOG}.
 	 * Lettuce's {@code CLIENT SETINFO} (its name and version, sent on every connect) is
-	 * left out: Lettuce carries on without it, and no rule of the README allows it, as Redis
+	 * left out: Lettuce carries on without it, and no rule of docs/operating.md allows it, as Redis
 	 * 7.0 refuses a rule that names it. Redis 7.0 answers it as an unknown subcommand; 7.2
 	 * and Valkey refuse it by ACL; 6.2 refuses it by ACL before it finds the subcommand
 	 * unknown, and logs it as {@code client}.
