@@ -36,6 +36,9 @@ class PollBackoffTests {
 		CountDownLatch blocked = new CountDownLatch(1);
 		CountDownLatch resume = new CountDownLatch(1);
 		AtomicReference<String> resumedOn = new AtomicReference<>();
+		// The longest poll: on the first, 5ms, the wait could end by its timer before the
+		// release, and before thenRun, which then ran on (and blocked) this thread.
+		pollLongest("released");
 		CompletableFuture<Void> resumed = this.backoff.await("released", Duration.ofMinutes(1)).thenRun(() -> {
 			resumedOn.set(Thread.currentThread().getName());
 			blocked.countDown();
@@ -59,8 +62,7 @@ class PollBackoffTests {
 	@Test
 	void cancellingAWaitForgetsItsWaiter() {
 		// the longest poll, so the wait's own timer is unlikely to end it before the cancel
-		while (this.backoff.next("cancelled").compareTo(PollBackoff.MAX) < 0) {
-		}
+		pollLongest("cancelled");
 		CompletableFuture<Void> wait = this.backoff.await("cancelled", Duration.ofMinutes(1));
 		// a starved CPU may still let the 200ms timer win: then there was nothing to cancel
 		assumeTrue(wait.cancel(false), "the wait's poll ended before the cancel");
@@ -69,6 +71,11 @@ class PollBackoffTests {
 		this.backoff.released("cancelled");
 		await().atMost(Duration.ofSeconds(20)).until(() -> "woken".equals(after.get()));
 		assertThat(wait).isCancelled();
+	}
+
+	private void pollLongest(String key) {
+		while (this.backoff.next(key).compareTo(PollBackoff.MAX) < 0) {
+		}
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {
