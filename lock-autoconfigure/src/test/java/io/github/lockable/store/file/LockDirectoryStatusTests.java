@@ -35,6 +35,33 @@ class LockDirectoryStatusTests {
 	}
 
 	@Test
+	void aMissingDirectoryIsCreatedByTheCheckAsTheFirstLockWouldCreateIt() {
+		Path directory = this.temp.resolve("new").resolve("locks");
+		Status status = new FileLockStore(directory).checkHealth();
+		assertThat(status.usable()).isTrue();
+		assertThat(status.details()).containsEntry("mode", "rwx------").doesNotContainKey("reason");
+		assertThat(directory).isDirectory();
+	}
+
+	@Test
+	void aDirectoryACleanerDeletedIsCreatedAgain() throws Exception {
+		Path directory = this.temp.resolve("cleaned");
+		FileLockStore store = new FileLockStore(directory);
+		assertThat(store.checkHealth().usable()).isTrue();
+		Files.delete(directory);
+		assertThat(store.checkHealth().usable()).isTrue();
+		assertThat(directory).isDirectory();
+	}
+
+	@Test
+	void aDirectoryThatCannotBeCreatedIsNot() throws Exception {
+		Path file = Files.createFile(this.temp.resolve("file"));
+		Status status = new FileLockStore(file.resolve("locks")).checkHealth();
+		assertThat(status.usable()).isFalse();
+		assertThat(status.details()).containsKey("reason");
+	}
+
+	@Test
 	void aFileIsNot() throws Exception {
 		Path file = Files.createFile(this.temp.resolve("file"));
 		assertThat(DirectorySafety.status(file).details()).containsEntry("reason", "it is not a directory");

@@ -125,9 +125,20 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 		return "file";
 	}
 
-	/** Checks the lock directory now, as at startup, and that it is a writable directory. */
+	/**
+	 * Checks the lock directory now, as at startup, and that it is a writable directory;
+	 * a missing one is created first, as the next lock would create it, so a store that has
+	 * not locked yet is not reported down.
+	 */
 	@Override
 	public Status checkHealth() {
+		try {
+			this.files.prepare();
+		}
+		catch (IOException | UnsafeLockDirectoryException ex) {
+			// the status names what is wrong with the directory
+			logger.debug("Could not prepare lock directory {}", this.directory, ex);
+		}
 		return DirectorySafety.status(this.directory);
 	}
 

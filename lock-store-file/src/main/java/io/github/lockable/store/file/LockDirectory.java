@@ -133,6 +133,17 @@ final class LockDirectory {
 				code, cause);
 	}
 
+	/**
+	 * Creates the directory if it is missing, as the next lock would: before the first lock,
+	 * or after a cleaner deleted it.
+	 */
+	void prepare() throws IOException {
+		if (!Files.isDirectory(this.directory)) {
+			this.prepared = null;
+		}
+		prepared();
+	}
+
 	/** The real path of the directory, created first if missing, and checked before and after. */
 	private Path prepared() throws IOException {
 		Path real = this.prepared;

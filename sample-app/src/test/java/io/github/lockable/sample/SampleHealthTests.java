@@ -1,0 +1,54 @@
+package io.github.lockable.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample as the README starts it, on the file store (not the test kit's memory store),
+ * on a machine where its lock directory does not exist yet: health is UP before the first
+ * lock, and the start logs no warning and no stack trace.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "lockable.store=file", "sample.report.initial-delay=1h",
+			"management.endpoint.health.show-details=always" })
+class SampleHealthTests {
+
+	@TempDir
+	static Path temp;
+
+	@LocalServerPort
+	private int port;
+
+	@DynamicPropertySource
+	static void lockDirectory(DynamicPropertyRegistry registry) {
+		registry.add("lockable.file.directory", () -> temp.resolve("not-created-yet").toString());
+	}
+
+	@Test
+	void healthIsUpBeforeTheFirstLockAndTheStartLogsNoWarning(CapturedOutput output) throws Exception {
+		HttpResponse<String> health = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/health")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+		assertThat(health.body()).startsWith("{\"status\":\"UP\"").contains("\"lockable\":{\"status\":\"UP\"");
+		assertThat(output.getAll()).doesNotContain(" WARN ").doesNotContain(" ERROR ").doesNotContain("\tat ");
+	}
+
+}
