@@ -3,79 +3,49 @@ package io.github.lockable.docs;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-
-import org.jspecify.annotations.Nullable;
+import java.util.function.Supplier;
 
 import io.github.lockable.store.AcquireResult;
-import io.github.lockable.store.LockHandle;
 import io.github.lockable.store.LockLease;
-import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockRequest;
-import io.github.lockable.store.LockStore;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.ReleaseResult;
 import io.github.lockable.store.memory.MemoryLockStore;
+import io.github.lockable.test.ForwardingLockStore;
 
 /** The memory store, which stops answering while {@link #failing} is set: an outage on demand. */
-class FlakyStore implements LockStore {
-
-	private final MemoryLockStore delegate = new MemoryLockStore();
+class FlakyStore extends ForwardingLockStore {
 
 	volatile boolean failing;
 
-	private <T> @Nullable CompletionStage<T> outage() {
-		return this.failing ? CompletableFuture.failedFuture(new LockStoreException(
-				"the store did not answer within 500ms (lockable.acquire-timeout)", "TIMEOUT", null)) : null;
+	FlakyStore() {
+		super(new MemoryLockStore());
 	}
 
-	@Override
-	public String name() {
-		return this.delegate.name();
+	private <T> CompletionStage<T> unlessFailing(Supplier<CompletionStage<T>> call) {
+		return this.failing ? CompletableFuture.failedFuture(new LockStoreException(
+				"the store did not answer within 500ms (lockable.acquire-timeout)", "TIMEOUT", null)) : call.get();
 	}
 
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		CompletionStage<AcquireResult> outage = outage();
-		if (outage != null) {
-			return outage;
-		}
-		long requested = System.nanoTime();
 		// The handle must release through this store, not through the memory store behind it.
-		return this.delegate.acquire(request)
-			.thenApply((result) -> (result instanceof AcquireResult.Acquired acquired)
-					? new AcquireResult.Acquired(new LockHandle(this, acquired.handle().lease(), requested)) : result);
+		return unlessFailing(() -> acquireOwned(request));
 	}
 
 	@Override
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
-		CompletionStage<ReleaseResult> outage = outage();
-		return (outage != null) ? outage : this.delegate.release(lease);
+		return unlessFailing(() -> super.release(lease));
 	}
 
 	@Override
 	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
-		CompletionStage<Boolean> outage = outage();
-		return (outage != null) ? outage : this.delegate.extend(lease, ttl);
-	}
-
-	@Override
-	public CompletionStage<Long> fencingToken(LockLease lease) {
-		return this.delegate.fencingToken(lease);
+		return unlessFailing(() -> super.extend(lease, ttl));
 	}
 
 	@Override
 	public CompletionStage<Void> awaitRelease(String key, Duration maxWait) {
-		return this.delegate.awaitRelease(key, maxWait);
-	}
-
-	@Override
-	public CompletionStage<LockListing> locks(String prefix, int limit) {
-		return this.delegate.locks(prefix, limit);
-	}
-
-	@Override
-	public CompletionStage<Boolean> forceRelease(String key) {
-		return this.delegate.forceRelease(key);
+		return delegate().awaitRelease(key, maxWait);
 	}
 
 }
