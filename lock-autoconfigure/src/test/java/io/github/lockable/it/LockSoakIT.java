@@ -6,9 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -157,7 +159,13 @@ class LockSoakIT {
 		LongAdder acquired = new LongAdder();
 		LongAdder missed = new LongAdder();
 		long start = System.nanoTime();
-		ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+		List<Thread> started = new CopyOnWriteArrayList<>();
+		ThreadFactory factory = Executors.defaultThreadFactory();
+		ExecutorService threads = Executors.newFixedThreadPool(THREADS, (task) -> {
+			Thread thread = factory.newThread(task);
+			started.add(thread);
+			return thread;
+		});
 		try {
 			List<Future<?>> workers = new ArrayList<>();
 			for (int t = 0; t < THREADS; t++) {
@@ -185,6 +193,11 @@ class LockSoakIT {
 		finally {
 			threads.shutdownNow();
 			assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+			// A terminated pool may still have workers on their way out, alive for the snapshot.
+			for (Thread thread : started) {
+				thread.join(TimeUnit.SECONDS.toMillis(30));
+				assertThat(thread.isAlive()).as("%s ended", thread.getName()).isFalse();
+			}
 		}
 		return new Outcome(acquired.sum(), missed.sum(), Duration.ofNanos(System.nanoTime() - start));
 	}
