@@ -1,15 +1,21 @@
 package io.github.lockable.test.app;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.sun.management.UnixOperatingSystemMXBean;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -21,13 +27,14 @@ import io.lettuce.core.api.sync.RedisCommands;
  * @param heapUsed bytes of heap in use after {@code System.gc()}
  * @param threads the names of the live threads, without the common pool's workers (which
  * come and go by themselves)
- * @param openFiles open file descriptors of this JVM (sockets included)
+ * @param openFiles what each open file descriptor of this JVM refers to (a path, or a
+ * socket's or pipe's inode, as {@code /proc/self/fd} names it)
  * @param clients the clients connected to the server
  * @param subscriptions channels, patterns and shard channels subscribed by every client
  * @param channels the channels and shard channels with at least one subscriber
  * @param keys every key of the server
  */
-public record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, int clients, long subscriptions,
+public record SoakSnapshot(long heapUsed, Set<String> threads, List<String> openFiles, int clients, long subscriptions,
 		List<String> channels, Set<String> keys) {
 
 	private static final Pattern SUBSCRIPTIONS = Pattern.compile("\\b(?:sub|psub|ssub)=(\\d+)");
@@ -47,8 +54,7 @@ public record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, i
 			.map(Thread::getName)
 			.filter((name) -> !name.startsWith("ForkJoinPool.commonPool-worker"))
 			.forEach(threads::add);
-		long openFiles = ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-			.getOpenFileDescriptorCount();
+		List<String> openFiles = openFileTargets();
 		List<String> clients = redis.clientList().lines().filter((line) -> !line.isBlank()).toList();
 		long subscriptions = 0;
 		for (String client : clients) {
@@ -59,6 +65,25 @@ public record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, i
 		}
 		return new SoakSnapshot(heapUsed, threads, openFiles, clients.size(), subscriptions, channels(redis),
 				new TreeSet<>(redis.keys("*")));
+	}
+
+	private static List<String> openFileTargets() {
+		List<String> targets = new ArrayList<>();
+		try (DirectoryStream<Path> descriptors = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+			for (Path descriptor : descriptors) {
+				try {
+					targets.add(Files.readSymbolicLink(descriptor).toString());
+				}
+				catch (NoSuchFileException ex) {
+					// closed since the listing, the directory stream's own descriptor among them
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		Collections.sort(targets);
+		return targets;
 	}
 
 	private static List<String> channels(RedisCommands<String, String> redis) {
@@ -105,6 +130,30 @@ public record SoakSnapshot(long heapUsed, Set<String> threads, long openFiles, i
 		Set<String> added = new TreeSet<>(this.threads);
 		added.removeAll(earlier.threads);
 		return added;
+	}
+
+	/**
+	 * The kinds of descriptor, other than files, of which more are open now than in an
+	 * earlier snapshot: sockets, pipes and event loops' descriptors ({@code eventpoll},
+	 * {@code eventfd}), one entry per extra descriptor. Kinds, not identities: a connection
+	 * replaced by a new one is not a leak. Files are left out: the JVM opens a jar or a data
+	 * file the first time it needs a class or data from it and keeps it open, while what a
+	 * lock store can leak is its connections and its event loops' descriptors.
+	 * @param earlier the earlier snapshot
+	 * @return the kinds of the extra descriptors, as {@code /proc/self/fd} names them
+	 * without the inode ({@code socket}, {@code pipe}, {@code anon_inode:[eventpoll]})
+	 */
+	public List<String> descriptorsAddedSince(SoakSnapshot earlier) {
+		List<String> added = new ArrayList<>(descriptorKinds(this.openFiles));
+		descriptorKinds(earlier.openFiles).forEach(added::remove);
+		return added;
+	}
+
+	private static List<String> descriptorKinds(List<String> openFiles) {
+		return openFiles.stream()
+			.filter((target) -> !target.startsWith("/"))
+			.map((target) -> target.replaceFirst("^(socket|pipe):\\[\\d+]$", "$1"))
+			.toList();
 	}
 
 	public static String megabytes(long bytes) {
