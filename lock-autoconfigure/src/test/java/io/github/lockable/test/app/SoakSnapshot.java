@@ -9,7 +9,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -82,7 +81,6 @@ public record SoakSnapshot(long heapUsed, Set<String> threads, List<String> open
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		Collections.sort(targets);
 		return targets;
 	}
 
