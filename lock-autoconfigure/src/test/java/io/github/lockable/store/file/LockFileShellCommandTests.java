@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,12 @@ import static org.awaitility.Awaitility.await;
  * The one-line command of {@code docs/lock-files.md} that lists the holders of a lock
  * directory, run as documented, with {@code /bin/sh} and {@code jq}, against a directory
  * where the store holds locks.
+ * <p>
+ * Tagged {@code host-tools}: jq is a tool of the host, not something the build can bring, so
+ * the test runs with the long suites ({@code -Plong}), not in the default {@code ./mvnw verify}
+ * that passes on a machine with only a JDK.
  */
+@Tag("host-tools")
 class LockFileShellCommandTests {
 
 	/** The directory the documented command names, replaced by the test's. */
