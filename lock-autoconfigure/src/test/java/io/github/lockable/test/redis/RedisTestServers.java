@@ -48,6 +48,9 @@ final class RedisTestServers {
 	static RedisTestServer startFirstAvailable() {
 		String mode = System.getenv(MODE_VARIABLE);
 		List<String> attempts = new ArrayList<>();
+		if (mode != null && !mode.isBlank()) {
+			attempts.add(MODE_VARIABLE + "=" + mode.trim() + ": no other way is tried");
+		}
 		String url = System.getenv(URL_VARIABLE);
 		if (wanted(mode, "url")) {
 			if (url != null && !url.isBlank()) {
