@@ -1,5 +1,6 @@
 package io.github.lockable.store.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.lettuce.core.RedisClient;
@@ -53,10 +54,13 @@ class RedisLockStoreAclTests extends SecuredRedisLockStoreTests {
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
 			RedisCommands<String, String> asUser = connection.sync();
 			assertThat(asUser.exists("lock:free")).isZero();
-			List<ThrowingCallable> refused = List.of(() -> asUser.get("other-app:data"),
-					() -> asUser.del("other-app:data"), () -> asUser.keys("*"),
-					() -> asUser.flushall(), () -> asUser.configGet("requirepass"),
-					() -> asUser.publish("other-channel", "x"), () -> asUser.spublish("{other:x}:released", "x"));
+			List<ThrowingCallable> refused = new ArrayList<>(List.of(() -> asUser.get("other-app:data"),
+					() -> asUser.del("other-app:data"), () -> asUser.keys("*"), () -> asUser.flushall(),
+					() -> asUser.configGet("requirepass"), () -> asUser.publish("other-channel", "x")));
+			if (hasSpublish(admin)) {
+				// Redis 6.2 answers an unknown command, not NOPERM
+				refused.add(() -> asUser.spublish("{other:x}:released", "x"));
+			}
 			for (ThrowingCallable call : refused) {
 				assertThat(catchThrowable(call)).hasMessageContaining("NOPERM");
 			}
@@ -68,6 +72,11 @@ class RedisLockStoreAclTests extends SecuredRedisLockStoreTests {
 		assertThat(SecuredRedisServers.aclDenials(redis())).isNotEmpty();
 		admin.aclLogReset();
 		assertThat(admin.get("other-app:data")).isEqualTo("x");
+	}
+
+	private static boolean hasSpublish(RedisCommands<String, String> admin) {
+		List<Object> info = admin.commandInfo("SPUBLISH");
+		return !info.isEmpty() && info.get(0) != null;
 	}
 
 }

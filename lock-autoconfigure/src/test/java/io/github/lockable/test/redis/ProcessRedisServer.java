@@ -66,8 +66,9 @@ public final class ProcessRedisServer extends RedisTestServer
 	}
 
 	/**
-	 * Starts a server of the test's own from {@code redis-server} on the {@code PATH}, else
-	 * the binary of embedded-redis, whatever server the other tests share.
+	 * Starts a server of the test's own from {@link RedisBinaries#server()}
+	 * ({@code LOCKABLE_TEST_REDIS_BIN}, else {@code redis-server} on the {@code PATH}, else
+	 * the binary of embedded-redis), whatever server the other tests share.
 	 * @return the running server; the caller closes it
 	 */
 	public static ProcessRedisServer startDedicated() {

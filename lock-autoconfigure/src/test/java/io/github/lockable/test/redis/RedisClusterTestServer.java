@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * A Redis Cluster of three masters without replicas, started from the {@code redis-server}
- * on the {@code PATH} on free loopback ports and created with
- * {@code redis-cli --cluster create}; one per JVM, stopped and deleted when the JVM exits.
+ * A Redis Cluster of three masters without replicas, started from
+ * {@link RedisBinaries#server()} on free loopback ports and created from the client
+ * ({@link ClusterCreation}), so without {@code redis-cli}; one per JVM, stopped and
+ * deleted when the JVM exits.
  */
 public final class RedisClusterTestServer implements RedisTopology {
 
@@ -32,8 +33,6 @@ public final class RedisClusterTestServer implements RedisTopology {
 	private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
 	private static RedisClusterTestServer shared;
-
-	private final Path cli = RedisTestServers.localBinary("redis-cli");
 
 	private final Path directory = RedisProcess.temporaryDirectory("lockable-redis-cluster-");
 
@@ -63,19 +62,17 @@ public final class RedisClusterTestServer implements RedisTopology {
 	}
 
 	private void start() {
-		Path binary = RedisTestServers.localBinary("redis-server");
+		RedisBinaries.Server server = RedisBinaries.server();
+		Path binary = server.binary();
 		for (int i = 0; i < MASTERS; i++) {
 			this.nodes.add(startNode(binary));
 		}
-		List<String> create = new ArrayList<>(List.of(this.cli.toString(), "--cluster", "create"));
-		this.nodes.forEach((node) -> create.add("127.0.0.1:" + node.port()));
-		create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-		RedisProcess.run(create, READY_TIMEOUT);
+		ClusterCreation.create(this.connections, ports());
 		awaitStable();
 		this.adminClient = RedisClusterClient.create("redis://127.0.0.1:" + this.nodes.get(0).port());
 		this.adminConnection = this.adminClient.connect();
-		logger.info("Tests use a Redis Cluster of {} masters at {} ({}: {})", MASTERS, nodes(), binary,
-				RedisTestServers.version(this));
+		logger.info("Tests use a Redis Cluster of {} masters at {} ({} {}: {})", MASTERS, nodes(), server.origin(),
+				binary, RedisTestServers.version(this));
 	}
 
 	private RedisProcess startNode(Path binary) {
@@ -160,13 +157,22 @@ public final class RedisClusterTestServer implements RedisTopology {
 
 	/**
 	 * Moves slots, with their keys, from one master to another ({@code redis-cli --cluster
-	 * reshard}), then waits until the cluster is stable.
+	 * reshard}), then waits until the cluster is stable. The one use of {@code redis-cli}:
+	 * next to the cluster's {@code redis-server}, else on the {@code PATH}.
 	 * @param fromPort the master giving slots
 	 * @param toPort the master taking them
 	 * @param slots how many slots
+	 * @throws IllegalStateException when there is no {@code redis-cli}, saying how to get one
 	 */
 	public void reshard(int fromPort, int toPort, int slots) {
-		RedisProcess.run(List.of(this.cli.toString(), "--cluster", "reshard", "127.0.0.1:" + fromPort, "--cluster-from",
+		Path cli = RedisBinaries.cli();
+		if (cli == null) {
+			throw new IllegalStateException("Resharding needs redis-cli, next to " + RedisBinaries.server().binary()
+					+ " or on the PATH, and embedded-redis has none: install Redis (sudo apt-get install "
+					+ "redis-tools, or brew install redis) or set " + RedisTestServers.BIN_VARIABLE
+					+ " to the bin/ directory of a Redis build");
+		}
+		RedisProcess.run(List.of(cli.toString(), "--cluster", "reshard", "127.0.0.1:" + fromPort, "--cluster-from",
 				this.connections.node(fromPort).clusterMyId(), "--cluster-to",
 				this.connections.node(toPort).clusterMyId(), "--cluster-slots", Integer.toString(slots),
 				"--cluster-yes", "--cluster-pipeline", "100"), Duration.ofMinutes(2));

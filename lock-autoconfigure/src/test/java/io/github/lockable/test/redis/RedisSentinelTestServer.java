@@ -19,8 +19,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A master, one replica and three sentinels watching them as {@value #MASTER_NAME} with a
- * quorum of 2, started from the {@code redis-server} on the {@code PATH} on free loopback
- * ports; one per JVM, stopped and deleted when the JVM exits.
+ * quorum of 2, started from {@link RedisBinaries#server()} on free loopback ports; one
+ * per JVM, stopped and deleted when the JVM exits.
  * <p>
  * The sentinels notice a silent master only after {@value #DOWN_AFTER_MILLIS} ms, longer
  * than the pauses of the fault tests, so that those never fail over by accident; tests
@@ -41,7 +41,9 @@ public final class RedisSentinelTestServer implements RedisTopology {
 
 	private final Path directory = RedisProcess.temporaryDirectory("lockable-redis-sentinel-");
 
-	private final Path binary = RedisTestServers.localBinary("redis-server");
+	private final RedisBinaries.Server server = RedisBinaries.server();
+
+	private final Path binary = this.server.binary();
 
 	/** The master and the replica, by port; which is which changes with failovers. */
 	private final Map<Integer, RedisProcess> dataNodes = new LinkedHashMap<>();
@@ -75,8 +77,8 @@ public final class RedisSentinelTestServer implements RedisTopology {
 			this.sentinels.add(startSentinel(masterPort));
 		}
 		awaitStable();
-		logger.info("Tests use Redis Sentinel '{}' at {}, master on port {} ({}: {})", MASTER_NAME, sentinelNodes(),
-				masterPort, this.binary, RedisTestServers.version(this));
+		logger.info("Tests use Redis Sentinel '{}' at {}, master on port {} ({} {}: {})", MASTER_NAME,
+				sentinelNodes(), masterPort, this.server.origin(), this.binary, RedisTestServers.version(this));
 	}
 
 	private int startDataNode(List<String> extra) {

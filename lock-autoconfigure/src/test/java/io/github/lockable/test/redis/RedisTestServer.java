@@ -20,11 +20,14 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 /**
  * A real Redis server for tests, one per JVM, found or started the first time a test asks.
  * <p>
- * First match wins: {@code LOCKABLE_TEST_REDIS_URL} when set; a Testcontainers
- * {@code redis:7-alpine} container when a Docker engine answers; {@code redis-server} from
- * the {@code PATH}, started on a free loopback port; the Redis binary inside the
- * test-scoped {@code com.github.codemonstur:embedded-redis} jar. When none works the first
- * test fails and says how to get Redis: tests are never skipped for want of a server.
+ * First match wins: {@code LOCKABLE_TEST_REDIS_URL} when set; the {@code redis-server} of
+ * {@code LOCKABLE_TEST_REDIS_BIN} when set; a Testcontainers {@code redis:7-alpine}
+ * container when a Docker engine answers; {@code redis-server} from the {@code PATH},
+ * started on a free loopback port; the Redis binary inside the test-scoped
+ * {@code com.github.codemonstur:embedded-redis} jar. When none works the first test fails
+ * and says how to get Redis: tests are never skipped for want of a server. Servers the
+ * harness starts for a test of its own, and the Cluster and Sentinel nodes, come from
+ * {@code LOCKABLE_TEST_REDIS_BIN}, the {@code PATH} or embedded-redis only.
  * <p>
  * Fault injection: {@link #pause(Duration)} everywhere; {@link #stop()} and
  * {@link #start()} where the harness owns the server.
@@ -53,8 +56,9 @@ public abstract class RedisTestServer implements RedisTopology, AutoCloseable {
 	/**
 	 * Starts to describe a {@code redis-server} process of the test's own, apart from the
 	 * shared server, with extra configuration such as {@code requirepass} or ACL users.
-	 * Only a server the harness can start itself qualifies ({@code redis-server} on the
-	 * {@code PATH} or embedded-redis's binary); the caller {@link #close() closes} it.
+	 * Only a server the harness can start itself qualifies ({@code LOCKABLE_TEST_REDIS_BIN}'s
+	 * {@code redis-server}, the {@code PATH}'s or embedded-redis's binary); the caller
+	 * {@link #close() closes} it.
 	 * @return a builder
 	 */
 	public static Builder process() {

@@ -1,6 +1,5 @@
 package io.github.lockable.test.redis;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,6 +48,9 @@ final class RedisTestServers {
 	static RedisTestServer startFirstAvailable() {
 		String mode = System.getenv(MODE_VARIABLE);
 		List<String> attempts = new ArrayList<>();
+		if (mode != null && !mode.isBlank()) {
+			attempts.add(MODE_VARIABLE + "=" + mode.trim() + ": no other way is tried");
+		}
 		String url = System.getenv(URL_VARIABLE);
 		if (wanted(mode, "url")) {
 			if (url != null && !url.isBlank()) {
@@ -76,7 +78,7 @@ final class RedisTestServers {
 			}
 		}
 		if (wanted(mode, "path")) {
-			Path binary = findOnPath("redis-server");
+			Path binary = RedisBinaries.findOnPath(System.getenv("PATH"), "redis-server");
 			if (binary != null) {
 				RedisTestServer server = tryProcess(binary, "redis-server from PATH", attempts);
 				if (server != null) {
@@ -104,33 +106,22 @@ final class RedisTestServers {
 	}
 
 	/**
-	 * Starts a server of a test's own from {@code redis-server} on the PATH, else from the
-	 * embedded-redis binary: never the URL or a container, whose configuration the
-	 * harness does not own.
+	 * Starts a server of a test's own from {@link RedisBinaries#server()}: never the URL or
+	 * a container, whose configuration the harness does not own.
 	 */
 	static RedisTestServer startProcess(List<String> configuration, RedisCredentials admin) {
-		List<String> attempts = new ArrayList<>();
-		Path binary = localServer();
-		String origin = origin();
-		if (binary == null) {
-			attempts.add("no redis-server on the PATH");
-			binary = embeddedBinary(attempts);
-			origin = "embedded-redis binary";
+		RedisBinaries.Server binary = RedisBinaries.server();
+		ProcessRedisServer server = new ProcessRedisServer(binary.binary(), binary.origin(), configuration, admin);
+		try {
+			server.start();
 		}
-		if (binary != null) {
-			try {
-				ProcessRedisServer server = new ProcessRedisServer(binary, origin, configuration, admin);
-				server.start();
-				Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "redis-test-server-shutdown"));
-				return server;
-			}
-			catch (RuntimeException ex) {
-				attempts.add(origin + " (" + binary + ") did not start: " + ex.getMessage());
-			}
+		catch (RuntimeException ex) {
+			server.shutdown();
+			throw new IllegalStateException(binary.origin() + " (" + binary.binary() + ") did not start a server "
+					+ "of a test's own: " + ex.getMessage(), ex);
 		}
-		throw new IllegalStateException("No redis-server for a test that configures its own server. Tried:\n  - "
-				+ String.join("\n  - ", attempts)
-				+ "\nInstall Redis: sudo apt-get install redis-server (or brew install redis)");
+		Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "redis-test-server-shutdown"));
+		return server;
 	}
 
 	private static boolean wanted(String mode, String candidate) {
@@ -193,46 +184,16 @@ final class RedisTestServers {
 	}
 
 	private static RedisTestServer tryEmbedded(List<String> attempts) {
-		Path binary = embeddedBinary(attempts);
+		Path binary = RedisBinaries.embeddedBinary(attempts);
 		return (binary != null) ? tryProcess(binary, "embedded-redis binary", attempts) : null;
 	}
 
-	private static Path embeddedBinary(List<String> attempts) {
-		if (!ClassUtils.isPresent("redis.embedded.core.ExecutableProvider", RedisTestServers.class.getClassLoader())) {
-			attempts.add("com.github.codemonstur:embedded-redis is not on the test class path");
-			return null;
-		}
-		File binary;
-		try {
-			binary = redis.embedded.core.ExecutableProvider.newJarResourceProvider().get();
-		}
-		catch (IOException | RuntimeException ex) {
-			attempts.add("embedded-redis has no binary for this platform: " + ex);
-			return null;
-		}
-		if (!binary.canExecute() && !binary.setExecutable(true)) {
-			attempts.add("embedded-redis binary is not executable: " + binary);
-			return null;
-		}
-		return binary.toPath();
-	}
-
 	/**
-	 * A server process of a test's own, not started: {@code redis-server} from the
-	 * {@code PATH}, else the binary of embedded-redis.
+	 * A server process of a test's own, not started, from {@link RedisBinaries#server()}.
 	 */
 	static ProcessRedisServer newProcessServer() {
-		Path binary = localServer();
-		if (binary != null) {
-			return new ProcessRedisServer(binary, origin());
-		}
-		List<String> attempts = new ArrayList<>();
-		Path embedded = embeddedBinary(attempts);
-		if (embedded == null) {
-			throw new IllegalStateException("This test needs a redis-server process of its own: no redis-server on the "
-					+ "PATH and " + attempts + "; install Redis (sudo apt-get install redis-server)");
-		}
-		return new ProcessRedisServer(embedded, "embedded-redis binary");
+		RedisBinaries.Server binary = RedisBinaries.server();
+		return new ProcessRedisServer(binary.binary(), binary.origin());
 	}
 
 	private static RedisTestServer tryProcess(Path binary, String origin, List<String> attempts) {
@@ -248,69 +209,12 @@ final class RedisTestServers {
 	}
 
 	/**
-	 * A binary of the Redis distribution whose {@code redis-server} the harness starts:
-	 * next to that {@code redis-server} on the {@code PATH}, else on the {@code PATH}.
-	 * @param name {@code redis-server} or {@code redis-cli}
-	 * @return the binary
-	 * @throws IllegalStateException when there is none, saying how to get one
-	 */
-	static Path localBinary(String name) {
-		Path bin = binDirectory();
-		if (bin != null) {
-			return binaryIn(bin, name);
-		}
-		Path server = findOnPath("redis-server");
-		Path sibling = (server != null) ? server.resolveSibling(name) : null;
-		if (sibling != null && Files.isExecutable(sibling)) {
-			return sibling;
-		}
-		Path found = findOnPath(name);
-		if (found == null) {
-			throw new IllegalStateException("No " + name + " on the PATH: the Redis Cluster and Sentinel tests start "
-					+ "their own servers (sudo apt-get install redis-server, or brew install redis)");
-		}
-		return found;
-	}
-
-	/**
-	 * The {@code redis-server} the harness starts servers of its own from:
-	 * {@link #BIN_VARIABLE}'s when set, else the {@code PATH}'s.
-	 * @return the binary, or null when neither has one
-	 */
-	private static Path localServer() {
-		Path bin = binDirectory();
-		return (bin != null) ? binaryIn(bin, "redis-server") : findOnPath("redis-server");
-	}
-
-	/**
 	 * The major version of the {@code redis-server} the harness starts servers of its own
-	 * from ({@code redis-server --version}: {@code Redis server v=6.2.16 ...}, Valkey's
-	 * {@code Valkey server v=8.0.1 ...}).
+	 * from ({@link RedisBinaries#server()}): 6 for the embedded-redis binary.
 	 * @return the major version, or {@link Integer#MAX_VALUE} when it cannot tell
 	 */
 	static int localServerMajorVersion() {
-		Path binary = localServer();
-		if (binary == null) {
-			return Integer.MAX_VALUE;
-		}
-		try {
-			Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			process.waitFor();
-			java.util.regex.Matcher version = java.util.regex.Pattern.compile(" v=(\\d+)\\.").matcher(output);
-			return version.find() ? Integer.parseInt(version.group(1)) : Integer.MAX_VALUE;
-		}
-		catch (IOException ex) {
-			return Integer.MAX_VALUE;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return Integer.MAX_VALUE;
-		}
-	}
-
-	private static String origin() {
-		return (binDirectory() != null) ? "redis-server from " + BIN_VARIABLE : "redis-server from PATH";
+		return RedisBinaries.majorVersion();
 	}
 
 	private static Path binDirectory() {
@@ -325,23 +229,6 @@ final class RedisTestServers {
 					+ ": point it at the bin/ directory of a Redis or Valkey build");
 		}
 		return binary;
-	}
-
-	static Path findOnPath(String name) {
-		String path = System.getenv("PATH");
-		if (path == null) {
-			return null;
-		}
-		for (String directory : path.split(File.pathSeparator)) {
-			if (directory.isEmpty()) {
-				continue;
-			}
-			Path candidate = Path.of(directory, name);
-			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-				return candidate;
-			}
-		}
-		return null;
 	}
 
 	static int freeLoopbackPort() {
