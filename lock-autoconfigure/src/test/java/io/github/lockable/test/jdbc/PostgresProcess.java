@@ -7,7 +7,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,13 +14,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A PostgreSQL server process that the tests start from Debian's {@code postgresql} package
- * ({@code /usr/lib/postgresql/<version>/bin}, 15 preferred) in a temporary directory, on a
- * free loopback port, with trust authentication and without fsync; stopped and deleted when
- * the JVM exits. PostgreSQL refuses to run as root, so a root JVM runs {@code initdb} and
- * {@code pg_ctl} as the {@code postgres} user ({@code runuser}), in a directory it owns.
+ * A PostgreSQL server process that the tests start from {@link PostgresBinaries} (Debian's
+ * package or zonky's embedded binaries) in a temporary directory, on a free loopback port,
+ * with trust authentication and without fsync; stopped and deleted when the JVM exits.
+ * PostgreSQL refuses to run as root, so a root JVM runs {@code initdb} and {@code pg_ctl}
+ * as the {@code postgres} user, or {@code nobody} where there is none ({@code runuser}), in
+ * a directory that user owns.
  */
 final class PostgresProcess {
+
+	private final PostgresBinaries binaries;
 
 	private final Path bin;
 
@@ -29,23 +31,34 @@ final class PostgresProcess {
 
 	private final int port;
 
-	private PostgresProcess(Path bin, Path directory, int port) {
-		this.bin = bin;
+	private final String osUser;
+
+	private PostgresProcess(PostgresBinaries binaries, Path directory, int port, String osUser) {
+		this.binaries = binaries;
+		this.bin = binaries.bin();
 		this.directory = directory;
 		this.port = port;
+		this.osUser = osUser;
 	}
 
-	static PostgresProcess start() {
-		Path bin = binaries();
+	/**
+	 * Starts a server from some binaries.
+	 * @param binaries the binaries
+	 * @return the running server
+	 * @throws IllegalStateException if it does not start, with its output
+	 */
+	static PostgresProcess start(PostgresBinaries binaries) {
+		String osUser = osUser();
 		try {
 			Path directory = Files.createTempDirectory("lockable-postgres-");
 			Files.createDirectories(directory.resolve("socket"));
-			if (isRoot()) {
-				run(List.of("chown", "-R", PostgresTestServer.USER + ":", directory.toString()), directory, false);
+			if (osUser != null) {
+				run(List.of("chown", "-R", osUser + ":", directory.toString()), directory, null);
 			}
-			run(List.of(bin.resolve("initdb").toString(), "-D", directory.resolve("data").toString(), "-U",
-					PostgresTestServer.USER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"), directory, true);
-			PostgresProcess server = new PostgresProcess(bin, directory, freeLoopbackPort());
+			run(List.of(binaries.bin().resolve("initdb").toString(), "-D", directory.resolve("data").toString(), "-U",
+					PostgresTestServer.USER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"), directory,
+					osUser);
+			PostgresProcess server = new PostgresProcess(binaries, directory, freeLoopbackPort(), osUser);
 			server.pgCtlStart();
 			Runtime.getRuntime().addShutdownHook(new Thread(server::destroy, "postgres-test-server-stop"));
 			return server;
@@ -55,51 +68,33 @@ final class PostgresProcess {
 		}
 	}
 
+	/** The user to run the server as: null for this JVM's. */
+	private static String osUser() {
+		if (!ServerUsers.jvmIsRoot()) {
+			return null;
+		}
+		String user = ServerUsers.firstExisting(List.of("postgres", "nobody"));
+		if (user == null) {
+			throw new IllegalStateException("PostgreSQL refuses to run as root and this machine has neither a "
+					+ "'postgres' nor a 'nobody' user: run the build as another user, or 'useradd postgres'");
+		}
+		return user;
+	}
+
 	private void pgCtlStart() throws IOException {
 		run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-l",
 				this.directory.resolve("server.log").toString(), "-w", "-t", "60", "-o",
 				"-c listen_addresses=127.0.0.1 -p " + this.port + " -k " + this.directory.resolve("socket")
 						+ " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
 				"start"),
-				this.directory, true);
+				this.directory, this.osUser);
 	}
 
-	/** {@code initdb} and {@code pg_ctl} of the newest installed version, 15 preferred. */
-	private static Path binaries() {
-		Path preferred = Paths.get("/usr/lib/postgresql/15/bin");
-		if (Files.isExecutable(preferred.resolve("initdb"))) {
-			return preferred;
-		}
-		Path root = Paths.get("/usr/lib/postgresql");
-		if (Files.isDirectory(root)) {
-			try (Stream<Path> versions = Files.list(root)) {
-				Path found = versions.map((version) -> version.resolve("bin"))
-					.filter((candidate) -> Files.isExecutable(candidate.resolve("initdb"))
-							&& Files.isExecutable(candidate.resolve("pg_ctl")))
-					.max(Comparator.comparing(Path::toString))
-					.orElse(null);
-				if (found != null) {
-					return found;
-				}
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-		throw new IllegalStateException("The JDBC store's tests need a PostgreSQL server and found no initdb and "
-				+ "pg_ctl under /usr/lib/postgresql/<version>/bin. Install Debian's package: "
-				+ "'apt-get install -y postgresql' (sudo if not root); the tests start their own server from it.");
-	}
-
-	private static boolean isRoot() {
-		return "root".equals(System.getProperty("user.name"));
-	}
-
-	/** Runs a command, as the {@code postgres} user if asked and this JVM is root. */
-	private static void run(List<String> command, Path directory, boolean asPostgres) throws IOException {
+	/** Runs a command, as a user if one is given. */
+	private static void run(List<String> command, Path directory, String osUser) throws IOException {
 		List<String> full = new ArrayList<>();
-		if (asPostgres && isRoot()) {
-			full.addAll(List.of("runuser", "-u", PostgresTestServer.USER, "--"));
+		if (osUser != null) {
+			full.addAll(List.of("runuser", "-u", osUser, "--"));
 		}
 		full.addAll(command);
 		Path output = Files.createTempFile("lockable-postgres-command-", ".log");
@@ -148,7 +143,7 @@ final class PostgresProcess {
 	synchronized void stop() {
 		try {
 			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
-					"fast", "-w", "stop"), this.directory, true);
+					"fast", "-w", "stop"), this.directory, this.osUser);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -168,7 +163,7 @@ final class PostgresProcess {
 	private void destroy() {
 		try {
 			run(List.of(this.bin.resolve("pg_ctl").toString(), "-D", this.directory.resolve("data").toString(), "-m",
-					"immediate", "-w", "stop"), this.directory, true);
+					"immediate", "-w", "stop"), this.directory, this.osUser);
 		}
 		catch (IOException | RuntimeException ex) {
 			// stopped already, or the JVM exits anyway; the directory stays for a look at server.log
@@ -186,7 +181,8 @@ final class PostgresProcess {
 
 	@Override
 	public String toString() {
-		return "PostgreSQL " + this.bin.getParent().getFileName() + " on 127.0.0.1:" + this.port;
+		return this.binaries.description() + " on 127.0.0.1:" + this.port
+				+ ((this.osUser != null) ? " as " + this.osUser : "");
 	}
 
 }

@@ -16,9 +16,12 @@ import java.util.regex.Pattern;
  * The shared server, first match wins: the server of {@value #URL_VARIABLE}, a JDBC URL
  * whose databases the tests create and use, as {@link #USER} without password; a
  * Testcontainers {@code postgres:15-alpine} container when a Docker engine answers; a
- * server started from Debian's {@code postgresql} package ({@link PostgresProcess}).
- * {@value #MODE_VARIABLE} ({@code url}, {@code container} or {@code path}) restricts the
- * search to one of them. A private server is always started from the package.
+ * server started from Debian's {@code postgresql} package; a server started from zonky's
+ * PostgreSQL 14 binaries, a test dependency ({@link PostgresProcess} for both).
+ * {@value #MODE_VARIABLE} ({@code url}, {@code container}, {@code path} or
+ * {@code embedded}) restricts the search to one of them. A private server is started from
+ * Debian's package when it is installed, else from zonky's binaries; {@code path} or
+ * {@code embedded} chooses.
  * <p>
  * Without a server the tests fail and say how to install one: there is no skipping.
  */
@@ -67,25 +70,34 @@ public final class PostgresTestServer {
 	}
 
 	static PostgresTestServer find(Function<String, String> environment) {
-		return JdbcServerSearch.first(new JdbcServerSearch.Ways<>(URL_VARIABLE, MODE_VARIABLE,
+		return JdbcServerSearch.first(new JdbcServerSearch.Ways<>("PostgreSQL", URL_VARIABLE, MODE_VARIABLE,
 				(address) -> new PostgresTestServer(address, "PostgreSQL of " + URL_VARIABLE + " at "
 						+ address.prefix(), null),
 				() -> new PostgresTestServer(DatabaseContainers.postgres(), "Testcontainers postgres:15-alpine", null),
-				() -> {
-					PostgresProcess process = PostgresProcess.start();
-					return new PostgresTestServer(process.address(), process.toString(), null);
-				}), environment);
+				() -> started(PostgresBinaries.debian(), false), () -> started(PostgresBinaries.embedded(), false)),
+				environment);
+	}
+
+	private static PostgresTestServer started(PostgresBinaries binaries, boolean own) {
+		PostgresProcess process = PostgresProcess.start(binaries);
+		return new PostgresTestServer(process.address(), process.toString(), own ? process : null);
 	}
 
 	/**
-	 * A server of the caller's own, not shared, started from Debian's package: one that a
-	 * test may {@link #stop()} and {@link #start()} again, on the same port and data
-	 * directory. Stopped and deleted when the JVM exits.
+	 * A server of the caller's own, not shared: one that a test may {@link #stop()} and
+	 * {@link #start()} again, on the same port and data directory. Started from Debian's
+	 * package when it is installed, else from zonky's binaries; {@value #MODE_VARIABLE}
+	 * {@code path} or {@code embedded} chooses. Stopped and deleted when the JVM exits.
 	 * @return the running server
 	 */
 	public static PostgresTestServer startPrivate() {
-		PostgresProcess process = PostgresProcess.start();
-		return new PostgresTestServer(process.address(), process.toString(), process);
+		return startPrivate(System::getenv);
+	}
+
+	static PostgresTestServer startPrivate(Function<String, String> environment) {
+		String mode = JdbcServerSearch.mode(MODE_VARIABLE, environment);
+		boolean embedded = "embedded".equals(mode) || (!"path".equals(mode) && !PostgresBinaries.debianInstalled());
+		return started(embedded ? PostgresBinaries.embedded() : PostgresBinaries.debian(), true);
 	}
 
 	/**
