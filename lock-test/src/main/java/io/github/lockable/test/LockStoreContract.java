@@ -443,13 +443,14 @@ public abstract class LockStoreContract {
 	}
 
 	/**
-	 * 16 threads, 2,000 attempts each, on 4 keys: at no moment may two callers be inside the
-	 * critical section of the same key.
+	 * 16 threads, 500 attempts each, on 4 keys: at no moment may two callers be inside the
+	 * critical section of the same key. (Each key still sees 2,000 contended acquires; four
+	 * times as many cost a store with slow round trips, as the file store's, half a minute.)
 	 */
 	@Test
 	void concurrentCallersNeverShareALock() throws Exception {
 		int threads = 16;
-		int attempts = 2000;
+		int attempts = 500;
 		String[] keys = { key("fuzz-0"), key("fuzz-1"), key("fuzz-2"), key("fuzz-3") };
 		AtomicIntegerArray inside = new AtomicIntegerArray(keys.length);
 		AtomicIntegerArray maxInside = new AtomicIntegerArray(keys.length);
