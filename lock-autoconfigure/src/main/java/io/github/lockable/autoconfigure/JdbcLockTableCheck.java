@@ -59,8 +59,10 @@ final class JdbcLockTableCheck implements SmartInitializingSingleton {
 		if (this.properties.isFailOnMissingTable()) {
 			throw new LockableConfigurationException(List.of("lockable.store=jdbc with lockable.jdbc.initialize-schema="
 					+ this.properties.getInitializeSchema().name().toLowerCase(Locale.ROOT) + ": " + problem.description()
-					+ ". If a migration creates the table after startup, set lockable.jdbc.fail-on-missing-table=false. "
-					+ "The script for this table:" + System.lineSeparator() + indented(problem.ddl())));
+					+ (problem.missing() ? ". If a migration creates the table after startup, set "
+							: ". To start anyway, set ")
+					+ "lockable.jdbc.fail-on-missing-table=false. The script for this table:" + System.lineSeparator()
+					+ indented(problem.ddl())));
 		}
 		logger.warn("{}; starting anyway (lockable.jdbc.fail-on-missing-table=false): lock calls fail until the table "
 				+ "is right", StringUtils.capitalize(problem.description()));

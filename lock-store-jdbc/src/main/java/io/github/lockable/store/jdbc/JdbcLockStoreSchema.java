@@ -93,11 +93,12 @@ public final class JdbcLockStoreSchema {
 	/**
 	 * What is wrong with a lock table, and how to make it right.
 	 *
+	 * @param missing whether the table does not exist (else its columns or key differ)
 	 * @param description what is wrong and what to do, naming the table, the property that
 	 * creates it and the script in the jar, in one line
 	 * @param ddl the script of the database's platform for the table, without its comments
 	 */
-	public record TableProblem(String description, String ddl) {
+	public record TableProblem(boolean missing, String description, String ddl) {
 	}
 
 	/** Where the script of a platform is, inside lockable-store-jdbc. */

@@ -66,7 +66,7 @@ final class LockTableCheck {
 					wrong.add("lock_key is neither its primary key nor unique, so two callers could both insert one lock");
 				}
 				String platform = sql.dialect().platform();
-				return wrong.isEmpty() ? null : new TableProblem("the lock table " + table
+				return wrong.isEmpty() ? null : new TableProblem(false, "the lock table " + table
 						+ " is not as Lockable's script creates it (" + String.join("; ", wrong)
 						+ "): alter it, or drop it and create it from " + JdbcLockStoreSchema.scriptLocation(platform)
 						+ " inside lockable-store-jdbc (lockable.jdbc.initialize-schema=always leaves a table that exists "
@@ -79,7 +79,7 @@ final class LockTableCheck {
 				throw ex;
 			}
 			String platform = known.dialect().platform();
-			return new TableProblem("the lock table " + table + " does not exist: " + JdbcLockStoreSchema.createAdvice(platform),
+			return new TableProblem(true, "the lock table " + table + " does not exist: " + JdbcLockStoreSchema.createAdvice(platform),
 					JdbcLockStoreSchema.ddl(platform, table));
 		}
 	}
