@@ -41,7 +41,15 @@ final class JdbcFailures {
 				+ JdbcLockStoreSchema.createAdvice((dialect != null) ? dialect.platform() : null) + "; the database said: "
 				: "";
 		return new LockStoreException("JDBC store: " + what + " failed (" + code
-				+ ((state != null) ? ", SQL state " + state : "") + "): " + advice + ex.getMessage(), code, ex);
+				+ ((state != null) ? ", SQL state " + state : "") + "): " + advice + oneLine(ex.getMessage()), code, ex);
+	}
+
+	/**
+	 * A driver's message on one line, as a log line quotes it: PostgreSQL's driver puts the
+	 * position, the hint and the detail of an error on lines of their own.
+	 */
+	static String oneLine(@Nullable String message) {
+		return String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ");
 	}
 
 	static LockStoreException unexpected(String operation, @Nullable String key, RuntimeException ex) {

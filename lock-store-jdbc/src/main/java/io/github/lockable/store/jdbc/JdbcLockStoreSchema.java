@@ -146,7 +146,7 @@ public final class JdbcLockStoreSchema {
 				reason = cause.getMessage();
 			}
 		}
-		return ((reason != null) ? reason : String.valueOf(failure.getMessage())).strip().replaceAll("\\s*\\R\\s*", " ");
+		return JdbcFailures.oneLine((reason != null) ? reason : failure.getMessage());
 	}
 
 	private static String platform(DatabaseMetaData metaData) throws SQLException {
