@@ -2,6 +2,7 @@ package io.github.lockable.docs;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -26,6 +27,8 @@ import io.github.lockable.Lockable;
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.docs.DocsQuotes.Quote;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
 import io.github.lockable.test.jdbc.JdbcTestDatabases;
 import io.github.lockable.test.jdbc.PostgresTestServer;
 import io.github.lockable.test.redis.ProcessRedisServer;
@@ -60,7 +63,7 @@ class DocsQuotedLinesTests {
 			"file-reclaim", "unsafe-directory", "ttl-warning", "expired-before-release", "disappeared-before-release",
 			"lost-at-renewal", "release-failed", "store-outage", "caller-transaction", "force-release",
 			"unknown-property", "redis-eviction", "redis-timeout", "redis-replica", "jdbc-no-table", "jdbc-table-later",
-			"jdbc-table-columns", "jdbc-create-failed", "jdbc-table-unchecked");
+			"jdbc-table-columns", "jdbc-create-failed", "jdbc-table-unchecked", "redis-health-other-store");
 
 	private static final Map<String, List<Quote>> quotes = DocsQuotes.bySituation();
 
@@ -219,6 +222,21 @@ class DocsQuotedLinesTests {
 		assertQuoted(output, "jdbc-table-unchecked");
 	}
 
+	@Test
+	void redisHealthBesideAnotherStoreIsAsTheDocsQuoteIt(CapturedOutput output) throws Exception {
+		// the starter beside lockable-store-jdbc: Spring Data Redis on the class path, no Redis
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(HealthApplication.class)
+			.properties("spring.main.banner-mode=off", "spring.jmx.enabled=false", "server.port=0")
+			.run("--lockable.store=jdbc", "--spring.data.redis.port=" + closedPort(),
+					"--management.endpoint.health.show-components=always")) {
+			HttpResponse<String> health = LocalHttp.of(context).send("GET", "/actuator/health");
+			assertThat(health.statusCode()).isEqualTo(503);
+			assertThat(health.body()).contains("\"redis\":{\"status\":\"DOWN\"}")
+				.contains("\"lockable\":{\"status\":\"UP\"}");
+		}
+		assertQuoted(output, "redis-health-other-store");
+	}
+
 	private static int closedPort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
@@ -310,6 +328,11 @@ class DocsQuotedLinesTests {
 		RedisWork redisWork() {
 			return new RedisWork();
 		}
+
+	}
+
+	@ApplicationWithoutSecurity
+	static class HealthApplication {
 
 	}
 
