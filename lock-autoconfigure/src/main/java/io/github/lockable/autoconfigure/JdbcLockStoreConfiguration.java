@@ -1,6 +1,7 @@
 package io.github.lockable.autoconfigure;
 
 import java.util.List;
+import java.util.Locale;
 
 import javax.sql.DataSource;
 
@@ -9,6 +10,7 @@ import io.github.lockable.store.LockStore;
 import io.github.lockable.store.jdbc.JdbcLockStore;
 import io.github.lockable.store.jdbc.JdbcLockStoreSchema;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -19,7 +21,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The JDBC store, on the application's {@link DataSource}: the table
  * {@code lockable.jdbc.table-name}, created at startup as
- * {@code lockable.jdbc.initialize-schema} says.
+ * {@code lockable.jdbc.initialize-schema} says, and checked once the context's singletons
+ * exist ({@code lockable.jdbc.fail-on-missing-table}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = { "io.github.lockable.store.jdbc.JdbcLockStore",
@@ -44,10 +47,21 @@ class JdbcLockStoreConfiguration {
 				JdbcLockStoreSchema.create(dataSource, jdbc.getTableName());
 			}
 			catch (IllegalStateException ex) {
-				throw new LockableConfigurationException(List.of("lockable.jdbc.initialize-schema: " + ex.getMessage()));
+				throw new LockableConfigurationException(List.of("lockable.jdbc.initialize-schema="
+						+ jdbc.getInitializeSchema().name().toLowerCase(Locale.ROOT) + ": " + ex.getMessage()));
 			}
 		}
 		return store;
+	}
+
+	/**
+	 * The check of the store's table, once every singleton exists: the migrations that run
+	 * at startup have run by then.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	JdbcLockTableCheck jdbcLockTableCheck(ObjectProvider<JdbcLockStore> stores, LockableProperties properties) {
+		return new JdbcLockTableCheck(stores, properties.getJdbc());
 	}
 
 }

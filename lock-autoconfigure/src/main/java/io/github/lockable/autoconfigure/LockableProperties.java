@@ -494,6 +494,14 @@ public class LockableProperties implements InitializingBean {
 		private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
 
 		/**
+		 * Whether the start fails when, once the application's singletons exist (Flyway and
+		 * Liquibase have run), the lock table is missing or lacks the columns and key of
+		 * Lockable's script. Turn it off when the table is created after startup: a WARN
+		 * then, and lock calls fail (NO_TABLE) until it exists.
+		 */
+		private boolean failOnMissingTable = true;
+
+		/**
 		 * Whether waiters on PostgreSQL are woken by other instances' releases through
 		 * LISTEN/NOTIFY, on one connection taken while somebody waits. Turn it off behind a
 		 * pooler that keeps no session state (PgBouncer in transaction mode): waiters then
@@ -531,6 +539,22 @@ public class LockableProperties implements InitializingBean {
 		 */
 		public void setInitializeSchema(InitializeSchema initializeSchema) {
 			this.initializeSchema = initializeSchema;
+		}
+
+		/**
+		 * Returns {@code lockable.jdbc.fail-on-missing-table}.
+		 * @return the property's value
+		 */
+		public boolean isFailOnMissingTable() {
+			return this.failOnMissingTable;
+		}
+
+		/**
+		 * Sets {@code lockable.jdbc.fail-on-missing-table}.
+		 * @param failOnMissingTable the property's value
+		 */
+		public void setFailOnMissingTable(boolean failOnMissingTable) {
+			this.failOnMissingTable = failOnMissingTable;
 		}
 
 		/**

@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code lockable.store=jdbc}: the store on the application's one {@link DataSource}, and
- * its table created as {@code lockable.jdbc.initialize-schema} says.
+ * its table created as {@code lockable.jdbc.initialize-schema} says (or the start failed
+ * when it is missing, see {@link JdbcLockTableCheckTests}).
  */
 class JdbcLockStoreAutoConfigurationTests {
 
@@ -83,7 +84,8 @@ class JdbcLockStoreAutoConfigurationTests {
 	void initializeSchemaNeverLeavesTheTableToTheApplication() {
 		try (HikariDataSource h2 = JdbcTestDatabases.h2WithoutTable()) {
 			this.runner.withBean(DataSource.class, () -> h2)
-				.withPropertyValues("lockable.store=jdbc", "lockable.jdbc.initialize-schema=never")
+				.withPropertyValues("lockable.store=jdbc", "lockable.jdbc.initialize-schema=never",
+						"lockable.jdbc.fail-on-missing-table=false")
 				.run((context) -> {
 					LockStoreHealth.Status health = context.getBean(JdbcLockStore.class).checkHealth();
 					assertThat(health.usable()).isFalse();
@@ -97,8 +99,13 @@ class JdbcLockStoreAutoConfigurationTests {
 		try (HikariDataSource postgres = JdbcTestDatabases.postgresWithoutTable("autoconfig")) {
 			new JdbcTemplate(postgres).execute("DROP TABLE IF EXISTS lockable_lock");
 			this.runner.withBean(DataSource.class, () -> new DelegatingDataSource(postgres)).withPropertyValues("lockable.store=jdbc").run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(JdbcLockStore.class).checkHealth().usable()).isFalse();
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).isInstanceOf(LockableConfigurationException.class)
+					.hasMessageContaining("lockable.jdbc.initialize-schema=embedded: the lock table lockable_lock does not exist")
+					.hasMessageContaining("io/github/lockable/store/jdbc/schema-postgresql.sql inside lockable-store-jdbc")
+					.hasMessageContaining("lock_key VARCHAR(512) COLLATE \"C\" NOT NULL,");
+				assertThat(new LockableConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+					.getDescription()).contains("set lockable.jdbc.initialize-schema=always");
 			});
 			this.runner.withBean(DataSource.class, () -> new DelegatingDataSource(postgres))
 				.withPropertyValues("lockable.store=jdbc", "lockable.jdbc.initialize-schema=always")

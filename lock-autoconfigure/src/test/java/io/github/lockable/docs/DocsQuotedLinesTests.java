@@ -1,14 +1,20 @@
 package io.github.lockable.docs;
 
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,6 +27,10 @@ import io.github.lockable.Lockable;
 import io.github.lockable.actuate.LockableEndpoint;
 import io.github.lockable.docs.DocsQuotes.Quote;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.test.LocalHttp;
+import io.github.lockable.test.app.ApplicationWithoutSecurity;
+import io.github.lockable.test.jdbc.JdbcTestDatabases;
+import io.github.lockable.test.jdbc.PostgresTestServer;
 import io.github.lockable.test.redis.ProcessRedisServer;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -32,6 +42,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -51,7 +62,8 @@ class DocsQuotedLinesTests {
 	private static final Set<String> SITUATIONS = Set.of("misconfiguration", "skip-job", "self-invocation",
 			"file-reclaim", "unsafe-directory", "ttl-warning", "expired-before-release", "disappeared-before-release",
 			"lost-at-renewal", "release-failed", "store-outage", "caller-transaction", "force-release",
-			"unknown-property", "redis-eviction", "redis-timeout", "redis-replica");
+			"unknown-property", "redis-eviction", "redis-timeout", "redis-replica", "jdbc-no-table", "jdbc-table-later",
+			"jdbc-table-columns", "jdbc-create-failed", "jdbc-table-unchecked", "redis-health-other-store");
 
 	private static final Map<String, List<Quote>> quotes = DocsQuotes.bySituation();
 
@@ -174,6 +186,74 @@ class DocsQuotedLinesTests {
 		assertQuoted(output, "redis-replica");
 	}
 
+	@Test
+	void jdbcStoreLinesAreAsTheDocsQuoteThem(CapturedOutput output) throws IOException {
+		PostgresTestServer server = PostgresTestServer.shared();
+		server.createDatabase("docs_jdbc");
+		String[] database = { "lockable.store=jdbc", "spring.datasource.url=" + server.jdbcUrl("docs_jdbc"),
+				"spring.datasource.username=" + PostgresTestServer.USER };
+		try (HikariDataSource admin = JdbcTestDatabases.postgresWithoutTable("docs_jdbc")) {
+			JdbcTemplate jdbc = new JdbcTemplate(admin);
+			jdbc.execute("DROP TABLE IF EXISTS lockable_lock");
+			assertThatException().isThrownBy(() -> startJdbc(database).close());
+			assertQuoted(output, "jdbc-no-table");
+
+			try (ConfigurableApplicationContext context = startJdbc(
+					with(database, "lockable.jdbc.fail-on-missing-table=false"))) {
+				assertThatException().isThrownBy(context.getBean(JdbcWork.class)::run);
+			}
+			assertQuoted(output, "jdbc-table-later");
+
+			JdbcTestDatabases.createTable(admin, "postgresql");
+			jdbc.execute("ALTER TABLE lockable_lock ALTER COLUMN expires_at TYPE TIMESTAMP");
+			assertThatException().isThrownBy(() -> startJdbc(database).close());
+			assertQuoted(output, "jdbc-table-columns");
+			jdbc.execute("DROP TABLE lockable_lock");
+
+			assertThatException().isThrownBy(() -> startJdbc(with(database, "lockable.jdbc.initialize-schema=always",
+					"spring.datasource.hikari.data-source-properties.options=-c default_transaction_read_only=on"))
+				.close());
+			assertQuoted(output, "jdbc-create-failed");
+		}
+		startJdbc("lockable.store=jdbc", "lockable.acquire-timeout=1s",
+				"spring.datasource.url=jdbc:postgresql://127.0.0.1:" + closedPort() + "/docs_jdbc",
+				"spring.datasource.username=" + PostgresTestServer.USER)
+			.close();
+		assertQuoted(output, "jdbc-table-unchecked");
+	}
+
+	@Test
+	void redisHealthBesideAnotherStoreIsAsTheDocsQuoteIt(CapturedOutput output) throws Exception {
+		// the starter beside lockable-store-jdbc: Spring Data Redis on the class path, no Redis
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(HealthApplication.class)
+			.properties("spring.main.banner-mode=off", "spring.jmx.enabled=false", "server.port=0")
+			.run("--lockable.store=jdbc", "--spring.data.redis.port=" + closedPort(),
+					"--management.endpoint.health.show-components=always")) {
+			HttpResponse<String> health = LocalHttp.of(context).send("GET", "/actuator/health");
+			assertThat(health.statusCode()).isEqualTo(503);
+			assertThat(health.body()).contains("\"redis\":{\"status\":\"DOWN\"}")
+				.contains("\"lockable\":{\"status\":\"UP\"}");
+		}
+		assertQuoted(output, "redis-health-other-store");
+	}
+
+	private static int closedPort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+	private static String[] with(String[] properties, String... more) {
+		return Stream.concat(Arrays.stream(properties), Arrays.stream(more)).toArray(String[]::new);
+	}
+
+	/** The JDBC application, its properties as arguments: they outrank the tests' application.properties. */
+	private static ConfigurableApplicationContext startJdbc(String... properties) {
+		return new SpringApplicationBuilder(JdbcApplication.class).web(WebApplicationType.NONE)
+			.properties("spring.main.banner-mode=off", "spring.jmx.enabled=false")
+			.run(Arrays.stream(properties).map((property) -> "--" + property).toArray(String[]::new));
+	}
+
 	private static ConfigurableApplicationContext start(Class<?> application, String... properties) {
 		return new SpringApplicationBuilder(application).web(WebApplicationType.NONE)
 			.properties("spring.main.banner-mode=off", "spring.jmx.enabled=false")
@@ -247,6 +327,30 @@ class DocsQuotedLinesTests {
 		@Bean
 		RedisWork redisWork() {
 			return new RedisWork();
+		}
+
+	}
+
+	@ApplicationWithoutSecurity
+	static class HealthApplication {
+
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class JdbcApplication {
+
+		@Bean
+		JdbcWork jdbcWork() {
+			return new JdbcWork();
+		}
+
+	}
+
+	static class JdbcWork {
+
+		@Lockable(key = "nightly-export")
+		public void run() {
 		}
 
 	}

@@ -232,6 +232,10 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 			.checkHealth();
 		assertThat(missing.usable()).isFalse();
 		assertThat(missing.details()).containsEntry("error", JdbcFailures.NO_TABLE);
+		assertThat((String) missing.details().get("action")).startsWith("the table does not exist: set "
+				+ "lockable.jdbc.initialize-schema=always and Lockable creates it at startup")
+			.contains("io/github/lockable/store/jdbc/schema-" + ((LockStoreHealth) store()).checkHealth().details()
+				.get("platform") + ".sql inside lockable-store-jdbc");
 	}
 
 	@Test
@@ -239,11 +243,63 @@ abstract class JdbcLockStoreContract extends LockStoreContract {
 		JdbcLockStore store = new JdbcLockStore(dataSource(), "no_such_table", Duration.ofSeconds(2));
 		AcquireResult result = Stages.join(store.acquire(new LockRequest(key("no-table"), LONG_TTL)));
 		assertThat(result).isInstanceOfSatisfying(AcquireResult.Failed.class,
-				(failed) -> assertThat(failed.cause().getCode()).isEqualTo(JdbcFailures.NO_TABLE));
+				(failed) -> {
+					assertThat(failed.cause().getCode()).isEqualTo(JdbcFailures.NO_TABLE);
+					assertThat(failed.cause()).hasMessageContaining(
+							"the lock table no_such_table does not exist: set lockable.jdbc.initialize-schema=always");
+				});
 		assertThatThrownBy(() -> Stages.join(store.forceRelease(key("no-table"))))
 			.isInstanceOfSatisfying(LockStoreException.class,
 					(ex) -> assertThat(ex.getCode()).isEqualTo(JdbcFailures.NO_TABLE))
 			.hasCauseInstanceOf(SQLException.class);
+	}
+
+	@Test
+	void theScriptsTablePassesTheStartupCheckByItsNameAndQualified() {
+		assertThat(JdbcLockStoreSchema.check((JdbcLockStore) store())).isNull();
+		assertThat(JdbcLockStoreSchema.check(new JdbcLockStore(dataSource(), qualifier() + ".lockable_lock",
+				Duration.ofSeconds(2)))).isNull();
+	}
+
+	@Test
+	void theStartupCheckSaysHowToCreateAMissingTable() {
+		String platform = (String) ((LockStoreHealth) store()).checkHealth().details().get("platform");
+		JdbcLockStoreSchema.TableProblem missing = JdbcLockStoreSchema
+			.check(new JdbcLockStore(dataSource(), "no_such_table", Duration.ofSeconds(2)));
+		assertThat(missing).isNotNull();
+		assertThat(missing.description()).startsWith("the lock table no_such_table does not exist: ")
+			.contains("lockable.jdbc.initialize-schema=always")
+			.contains("io/github/lockable/store/jdbc/schema-" + platform + ".sql");
+		assertThat(missing.ddl()).startsWith("CREATE TABLE IF NOT EXISTS no_such_table (");
+	}
+
+	@Test
+	void theStartupCheckFindsATableWithoutItsKeyByItsNameAndQualified() {
+		jdbc().execute("DROP TABLE IF EXISTS unkeyed_lock");
+		jdbc().execute("CREATE TABLE unkeyed_lock AS SELECT * FROM lockable_lock WHERE 1 = 0");
+		try {
+			for (String table : List.of("unkeyed_lock", qualifier() + ".unkeyed_lock")) {
+				JdbcLockStoreSchema.TableProblem problem = JdbcLockStoreSchema
+					.check(new JdbcLockStore(dataSource(), table, Duration.ofSeconds(2)));
+				assertThat(problem).as(table).isNotNull();
+				assertThat(problem.description()).as(table)
+					.isEqualTo("the lock table " + table + " is not as Lockable's script creates it (lock_key is "
+							+ "neither its primary key nor unique, so two callers could both insert one lock): alter "
+							+ "it, or drop it and create it from io/github/lockable/store/jdbc/schema-"
+							+ ((LockStoreHealth) store()).checkHealth().details().get("platform")
+							+ ".sql inside lockable-store-jdbc (lockable.jdbc.initialize-schema=always leaves a table "
+							+ "that exists as it is)");
+			}
+		}
+		finally {
+			jdbc().execute("DROP TABLE unkeyed_lock");
+		}
+	}
+
+	/** The connection's own schema, or on MySQL and MariaDB its database, which qualifies a table. */
+	private String qualifier() {
+		return jdbc().execute((Connection connection) -> (connection.getSchema() != null) ? connection.getSchema()
+				: connection.getCatalog());
 	}
 
 	/**

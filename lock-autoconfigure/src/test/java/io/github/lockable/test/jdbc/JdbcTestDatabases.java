@@ -1,6 +1,7 @@
 package io.github.lockable.test.jdbc;
 
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -50,6 +51,21 @@ public final class JdbcTestDatabases {
 	}
 
 	/**
+	 * A pool on a database of the shared PostgreSQL server, without the lock table, set up
+	 * further (another user, the driver's {@code options}).
+	 * @param database the database, created if missing
+	 * @param settings what to change of the pool's configuration
+	 * @return its pool; the caller closes it
+	 */
+	public static HikariDataSource postgresWithoutTable(String database, Consumer<HikariConfig> settings) {
+		PostgresTestServer server = PostgresTestServer.shared();
+		server.createDatabase(database);
+		HikariConfig config = config(server.jdbcUrl(database), PostgresTestServer.USER);
+		settings.accept(config);
+		return new HikariDataSource(config);
+	}
+
+	/**
 	 * A pool on a database of the shared PostgreSQL server, with the lock table.
 	 * @param database the database, created if missing
 	 * @return its pool; the caller closes it
@@ -85,12 +101,16 @@ public final class JdbcTestDatabases {
 	}
 
 	static HikariDataSource pool(String url, String user) {
+		return new HikariDataSource(config(url, user));
+	}
+
+	private static HikariConfig config(String url, String user) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(url);
 		config.setUsername(user);
 		config.setMaximumPoolSize(24);
 		config.setMinimumIdle(2);
-		return new HikariDataSource(config);
+		return config;
 	}
 
 	/**

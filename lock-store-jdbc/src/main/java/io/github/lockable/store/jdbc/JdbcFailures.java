@@ -28,12 +28,28 @@ final class JdbcFailures {
 	private JdbcFailures() {
 	}
 
-	static LockStoreException of(String operation, @Nullable String key, SQLException ex) {
+	/**
+	 * The failure of a statement on a table; one coded {@link #NO_TABLE} says how to create
+	 * the table, by the script of the platform when it is known.
+	 */
+	static LockStoreException of(String operation, @Nullable String key, SQLException ex, String table,
+			@Nullable LockTableDialect dialect) {
 		String state = ex.getSQLState();
 		String what = operation + ((key != null) ? " of '" + key + "'" : "");
 		String code = code(ex, state);
+		String advice = NO_TABLE.equals(code) ? "the lock table " + table + " does not exist: "
+				+ JdbcLockStoreSchema.createAdvice((dialect != null) ? dialect.platform() : null) + "; the database said: "
+				: "";
 		return new LockStoreException("JDBC store: " + what + " failed (" + code
-				+ ((state != null) ? ", SQL state " + state : "") + "): " + ex.getMessage(), code, ex);
+				+ ((state != null) ? ", SQL state " + state : "") + "): " + advice + oneLine(ex.getMessage()), code, ex);
+	}
+
+	/**
+	 * A driver's message on one line, as a log line quotes it: PostgreSQL's driver puts the
+	 * position, the hint and the detail of an error on lines of their own.
+	 */
+	static String oneLine(@Nullable String message) {
+		return String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ");
 	}
 
 	static LockStoreException unexpected(String operation, @Nullable String key, RuntimeException ex) {
@@ -57,8 +73,10 @@ final class JdbcFailures {
 			// 57P0x: PostgreSQL shutting down, crashed or starting, as a connection open then learns
 			return UNREACHABLE;
 		}
-		if ("42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state) || "42102".equals(state)) {
-			// undefined table: PostgreSQL, MySQL and the standard, H2
+		if ("42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state) || "42102".equals(state)
+				|| "3F000".equals(state) || "90079".equals(state) || ("42000".equals(state) && ex.getErrorCode() == 1049)) {
+			// undefined table: PostgreSQL, MySQL and the standard, H2; or undefined schema (the
+			// table's qualifier): the standard, H2, MySQL and MariaDB (unknown database)
 			return NO_TABLE;
 		}
 		return LockStoreException.GENERIC_CODE;

@@ -185,6 +185,10 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		}
 		catch (LockStoreException ex) {
 			details.put("error", ex.getCode());
+			if (JdbcFailures.NO_TABLE.equals(ex.getCode())) {
+				LockStatements known = this.connections.known();
+				details.put("action", "the table does not exist: " + JdbcLockStoreSchema.createAdvice((known != null) ? known.dialect().platform() : null));
+			}
 			return new Status(false, details);
 		}
 	}
@@ -324,6 +328,16 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		if (this.notifications != null) {
 			this.notifications.releasedHere(key);
 		}
+	}
+
+	/** The lock table, as configured. */
+	String tableName() {
+		return this.tableName;
+	}
+
+	/** The store's connections, for the check of its table. */
+	LockConnections connections() {
+		return this.connections;
 	}
 
 	/** The listener, for the tests; null without the PostgreSQL driver. */

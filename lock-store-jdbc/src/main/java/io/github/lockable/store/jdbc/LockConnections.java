@@ -65,7 +65,8 @@ final class LockConnections {
 			}
 		}
 		catch (SQLException ex) {
-			throw JdbcFailures.of(operation, key, ex);
+			LockStatements known = this.statements;
+			throw JdbcFailures.of(operation, key, ex, this.table, (known != null) ? known.dialect() : null);
 		}
 		catch (LockStoreException ex) {
 			throw ex;
