@@ -38,9 +38,15 @@ public interface HeldLock extends AutoCloseable {
 	long fencingToken(String key);
 
 	/**
-	 * Whether the lock is still held: {@code false} once closed, or once an extend or a
-	 * renewal found it lost (expired, or taken by another holder).
-	 * @return whether the lock is held
+	 * Whether this holder may still count on the lock, answered on this JVM without asking
+	 * the store. {@code false} once closed; once an extend or a renewal found it lost
+	 * (expired in the store, deleted, force-released, or another holder's); and once its TTL
+	 * ran out on this JVM's monotonic clock, counted from before the acquire (or the last
+	 * successful extend or renewal) was sent, even if the store still keeps it. {@code true}
+	 * does not prove that the store still holds it: a lock deleted, evicted or
+	 * force-released in the store reads {@code true} until the next extend or renewal finds
+	 * it gone. Guard writes that must not overlap with the {@link #fencingToken()}.
+	 * @return whether the lock is held, as far as this JVM knows
 	 */
 	boolean isHeld();
 

@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Keys are resource parts, like a resolver's: they must match the key rule
  * ({@link InvalidLockKeyException} otherwise) and get the application's key prefix.
- * Waiting for a held lock is woken by the holder's release, not by polling.
+ * Waiting for a held lock is woken by the holder's release on Redis, on the memory store
+ * and on PostgreSQL (JDBC store); the file store and the JDBC store on other databases
+ * poll, every 5ms at first and at most every 200ms, and wake at once for a release in
+ * this JVM (see {@link io.github.lockable.store.LockStore#awaitRelease}).
  *
  * <pre class="code">
  * try (HeldLock lock = locks.tryLock("report:" + id, Duration.ofMinutes(5), Duration.ofSeconds(2))

@@ -58,8 +58,11 @@ public @interface Lockable {
 
 	/**
 	 * How long to wait for a held lock before the conflict policy applies: a Spring Boot
-	 * duration such as {@code 2s} or {@code 500ms}, or a {@code ${placeholder}}. The waiter
-	 * is woken when the holder releases, not by polling; a {@code Mono} waits without
+	 * duration such as {@code 2s} or {@code 500ms}, or a {@code ${placeholder}}. How the
+	 * waiter learns of the release depends on the store: on Redis, on the memory store and
+	 * on PostgreSQL (JDBC store) it is woken by the holder's release; the file store and the
+	 * JDBC store on other databases poll the lock, every 5ms at first and at most every
+	 * 200ms, and wake at once for a release in this JVM. A {@code Mono} waits without
 	 * blocking a thread. (The attribute is not called {@code wait}: {@code Object} has it.)
 	 * @return the wait time, empty for none: a held lock applies the policy at once
 	 */

@@ -12,7 +12,9 @@ public enum StoreFailurePolicy {
 	FAIL,
 
 	/**
-	 * Run the method without a lock, and log a warning.
+	 * Run the method without a lock. The failure is logged at ERROR, as with {@link #FAIL}
+	 * (the first failure of an outage with its cause, then a summary every 10 seconds), as
+	 * the work then runs unprotected: another caller may run it at the same time.
 	 */
 	PROCEED
 

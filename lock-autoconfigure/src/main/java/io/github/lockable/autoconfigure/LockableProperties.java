@@ -68,7 +68,7 @@ public class LockableProperties implements InitializingBean {
 
 	/**
 	 * What a locked method does when the store does not answer: fail (HTTP 503, the method
-	 * does not run) or proceed (the method runs unlocked, with a warning).
+	 * does not run) or proceed (the method runs unlocked; logged at ERROR either way).
 	 */
 	private StoreFailurePolicy storeFailure = StoreFailurePolicy.FAIL;
 

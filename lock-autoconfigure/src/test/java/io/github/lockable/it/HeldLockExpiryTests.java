@@ -9,6 +9,7 @@ import io.github.lockable.HeldLock;
 import io.github.lockable.LockContext;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
+import io.github.lockable.store.LockStore;
 import io.github.lockable.test.redis.RedisTestServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,7 +26,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@link HeldLock#isHeld()} tells the truth about time: false once the TTL passed on this
  * JVM's clock without a successful extension, even when nothing else was called, so that
- * a holder can stop before a second caller's work overlaps its own. On a real Redis; the
+ * a holder can stop before a second caller's work overlaps its own; and it asks no store:
+ * a lock deleted in the store reads held until an extend finds it gone. On a real Redis; the
  * subclass runs the same on the memory store.
  */
 @SpringBootTest(classes = HeldLockExpiryTests.ExpiryApplication.class,
@@ -40,6 +42,9 @@ class HeldLockExpiryTests {
 
 	@Autowired
 	private ExpiringJob job;
+
+	@Autowired
+	private LockStore store;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
@@ -61,6 +66,17 @@ class HeldLockExpiryTests {
 		assertThat(next.isHeld()).isTrue();
 		next.close();
 		assertThat(next.isHeld()).isFalse();
+	}
+
+	@Test
+	void isHeldAnswersLocallyUntilAnExtendFindsTheLockGone() {
+		String key = key("deleted");
+		HeldLock lock = this.locks.tryLock(key, Duration.ofSeconds(30)).orElseThrow();
+		assertThat(this.store.forceRelease("expiry:" + key).toCompletableFuture().join()).isTrue();
+		assertThat(lock.isHeld()).as("no store call: the deletion is not seen yet").isTrue();
+		assertThat(lock.extend(Duration.ofSeconds(30))).isFalse();
+		assertThat(lock.isHeld()).isFalse();
+		lock.close();
 	}
 
 	@Test

@@ -3,6 +3,8 @@ package io.github.lockable.test;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
@@ -46,7 +48,7 @@ class MemoryStoreContextCustomizerFactory implements ContextCustomizerFactory {
 		}
 
 		@Override
-		public boolean equals(Object other) {
+		public boolean equals(@Nullable Object other) {
 			return other != null && other.getClass() == getClass();
 		}
 

@@ -3,6 +3,8 @@ package io.github.lockable.test;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Waits for a store's stage in a test, throwing what it failed with as itself, as a
  * blocking caller sees it.
@@ -14,12 +16,12 @@ public final class Stages {
 
 	/**
 	 * Waits for the stage.
-	 * @param <T> the stage's result type
+	 * @param <T> the stage's result type, {@code Void} (completed with {@code null}) among them
 	 * @param stage a store's stage
 	 * @return the stage's result
 	 * @throws RuntimeException the exception the stage failed with, unwrapped
 	 */
-	public static <T> T join(CompletionStage<T> stage) {
+	public static <T extends @Nullable Object> T join(CompletionStage<T> stage) {
 		try {
 			return stage.toCompletableFuture().join();
 		}
