@@ -25,6 +25,7 @@ import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -70,13 +71,18 @@ public class LockableAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockManager lockManager(ObjectProvider<LockStore> store, LockableProperties properties,
-			ObjectProvider<LockMetrics> metrics, ObjectProvider<LockEventListener> listener, Environment environment) {
+			ObjectProvider<LockMetrics> metrics, ObjectProvider<LockEventListener> listener, Environment environment,
+			BeanFactory beanFactory) {
 		LockStore lockStore = store.getIfUnique();
 		if (lockStore == null) {
 			long stores = store.stream().count();
-			throw new LockableConfigurationException(List.of((stores > 1)
-					? "there are " + stores + " LockStore beans; mark the one to use @Primary"
-					: missingStore(properties.getStore())));
+			if (stores > 1) {
+				throw new LockableConfigurationException(
+						List.of("there are " + stores + " LockStore beans; mark the one to use @Primary"),
+						"Mark one LockStore bean @Primary, or define only one.");
+			}
+			throw MissingLockStore.failure(properties.getStore(),
+					(beanFactory instanceof ConfigurableListableBeanFactory factory) ? factory : null);
 		}
 		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE),
 				LockHolders.instance(environment.getProperty("spring.application.name")), listener.getIfUnique());
@@ -104,24 +110,6 @@ public class LockableAutoConfiguration {
 				() -> new LockObservations.Settings(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP),
 						acquisitionConvention.getIfUnique(), executionConvention.getIfUnique()));
 		return new DefaultLockTemplate(flow, keys, properties.getDefaultConflictPolicy());
-	}
-
-	private static String missingStore(LockableProperties.Store store) {
-		return switch (store) {
-			case REDIS -> "lockable.store=redis needs Spring Data Redis with Lettuce on the class path "
-					+ "(spring-boot-starter-data-redis), the Redis store (io.github.lockable:lockable-store-redis, which "
-					+ "lockable-spring-boot-starter brings) and one RedisConnectionFactory bean, or one marked @Primary "
-					+ "(spring.data.redis.*); "
-					+ "or set lockable.store=file (one host) or lockable.store=memory (one JVM)";
-			case FILE -> "lockable.store=file needs the file store on the class path "
-					+ "(io.github.lockable:lockable-store-file), or a LockStore bean of your own; or set "
-					+ "lockable.store=redis or memory";
-			case MEMORY -> "lockable.store=memory has no lock store bean";
-			case JDBC -> "lockable.store=jdbc needs the JDBC store on the class path "
-					+ "(io.github.lockable:lockable-store-jdbc, with spring-jdbc) and one DataSource bean, or one marked "
-					+ "@Primary (spring.datasource.*), or a LockStore bean of your own; or set lockable.store=redis, "
-					+ "file or memory";
-		};
 	}
 
 	/**

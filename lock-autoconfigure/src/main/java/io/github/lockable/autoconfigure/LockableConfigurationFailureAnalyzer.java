@@ -7,7 +7,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Explains a {@link LockableConfigurationException} at startup: every problem, one per
- * line.
+ * line, and the action the exception says fits them (a declaration, a property, a missing
+ * dependency).
  */
 class LockableConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<LockableConfigurationException> {
 
@@ -19,8 +20,7 @@ class LockableConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Locka
 		for (String problem : cause.getProblems()) {
 			description.append(System.lineSeparator()).append("    - ").append(problem);
 		}
-		return new FailureAnalysis(description.toString(),
-				"Fix each @Lockable declaration or lockable.* property listed above.", cause);
+		return new FailureAnalysis(description.toString(), cause.getAction(), cause);
 	}
 
 }

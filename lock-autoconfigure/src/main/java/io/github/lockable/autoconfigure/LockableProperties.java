@@ -307,7 +307,7 @@ public class LockableProperties implements InitializingBean {
 	public void afterPropertiesSet() {
 		List<String> problems = problems();
 		if (!problems.isEmpty()) {
-			throw new LockableConfigurationException(problems);
+			throw new LockableConfigurationException(problems, "Fix each lockable.* property listed above.");
 		}
 	}
 

@@ -367,7 +367,7 @@ class LockableAutoConfigurationTests {
 					.analyze(context.getStartupFailure());
 				assertThat(analysis.getDescription()).startsWith("Lockable found 13 problems:")
 					.contains("    - LockableAutoConfigurationTests.BadJobs.both(): set exactly one of key and resolver");
-				assertThat(analysis.getAction()).contains("Fix each @Lockable declaration");
+				assertThat(analysis.getAction()).isEqualTo("Fix each @Lockable declaration listed above.");
 			});
 	}
 

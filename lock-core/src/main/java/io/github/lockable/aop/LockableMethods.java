@@ -35,6 +35,10 @@ import org.springframework.util.function.SingletonSupplier;
  */
 final class LockableMethods {
 
+	private static final String DECLARATIONS_ACTION = "Fix each @Lockable declaration listed above.";
+
+	private static final String PARAMETER_NAMES_MISSING = " was compiled without parameter names (-parameters)";
+
 	private final LockableAttributeSource attributes;
 
 	private final SingletonSupplier<LockDefaults> defaults;
@@ -96,7 +100,7 @@ final class LockableMethods {
 			SelfInvocations.warnAbout(userClass, bean.methods().keySet());
 		}
 		if (!problems.isEmpty()) {
-			throw new LockableConfigurationException(problems);
+			throw failure(problems);
 		}
 	}
 
@@ -145,7 +149,7 @@ final class LockableMethods {
 		List<String> problems = new ArrayList<>();
 		LockableMethod definition = define(specific, userClass, annotation, problems);
 		if (definition == null) {
-			throw new LockableConfigurationException(problems);
+			throw failure(problems);
 		}
 		LockableMethod raced = this.byMethod.putIfAbsent(specific, definition);
 		return (raced != null) ? raced : definition;
@@ -182,11 +186,31 @@ final class LockableMethods {
 		ConflictPolicy policy = (annotation.conflictPolicy() != ConflictPolicy.DEFAULT) ? annotation.conflictPolicy()
 				: this.defaults.obtain().conflictPolicy();
 		ReturnTypeRules.check(method, policy, description, problems);
+		String[] names = this.parameterNames.getParameterNames(method);
+		if (names == null && resolver != null && ArgumentNames.readByName(resolver)) {
+			problems.add(description + ": resolver '" + annotation.resolver() + "' reads arguments by name "
+					+ "(LockInvocation.argument), but " + ClassUtils.getShortName(method.getDeclaringClass())
+					+ PARAMETER_NAMES_MISSING);
+		}
 		if (problems.size() > problemsBefore) {
 			return null;
 		}
 		return new LockableMethod(method, targetClass, description, staticKey, resolver, annotation.resolver(), this.keys.obtain(), ttl,
-				waitTime, annotation.renew(), policy, ReturnKind.of(method), this.parameterNames.getParameterNames(method));
+				waitTime, annotation.renew(), policy, ReturnKind.of(method), names);
+	}
+
+	/**
+	 * The failure for bad declarations, with the build's fix as its action when parameter
+	 * names are missing: that is not fixed in the declaration.
+	 */
+	private static LockableConfigurationException failure(List<String> problems) {
+		boolean namesMissing = problems.stream().anyMatch((problem) -> problem.endsWith(PARAMETER_NAMES_MISSING));
+		boolean others = problems.stream().anyMatch((problem) -> !problem.endsWith(PARAMETER_NAMES_MISSING));
+		String compile = "For the parameter names, " + ArgumentNames.COMPILE_WITH_PARAMETERS
+				+ "; or read arguments by position with arguments().";
+		String action = !namesMissing ? DECLARATIONS_ACTION
+				: others ? DECLARATIONS_ACTION + " " + compile : compile;
+		return new LockableConfigurationException(problems, action);
 	}
 
 	private @Nullable LockKeyResolver resolver(String name, String description, List<String> problems) {

@@ -49,8 +49,8 @@ final class MethodLockInvocation implements LockInvocation {
 		String[] names = this.definition.parameterNames();
 		if (names == null) {
 			throw new IllegalArgumentException("Parameter names of " + this.definition.description()
-					+ " are not in its class file: compile with -parameters to use argument(\"" + parameterName
-					+ "\", ...), or use arguments()");
+					+ " are not in its class file; to use argument(\"" + parameterName + "\", ...), "
+					+ ArgumentNames.COMPILE_WITH_PARAMETERS + "; or use arguments()");
 		}
 		for (int i = 0; i < names.length; i++) {
 			if (names[i].equals(parameterName)) {

@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The sample as the README starts it, on the file store (not the test kit's memory store),
  * on a machine where its lock directory does not exist yet: health is UP before the first
- * lock, and the start logs no warning and no stack trace.
+ * lock, the start logs no warning and no stack trace, and the {@code lockable} endpoint is
+ * exposed as the README's quick start exposes it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -43,10 +45,25 @@ class SampleHealthTests {
 	}
 
 	@Test
-	void healthIsUpBeforeTheFirstLockAndTheStartLogsNoWarning(CapturedOutput output) throws Exception {
-		HttpResponse<String> health = HttpClient.newHttpClient()
-			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/health")).build(),
+	void theLockableEndpointIsExposedAsTheReadmeShows() throws Exception {
+		HttpResponse<String> lockable = get("/actuator/lockable");
+		assertThat(lockable.statusCode()).as(lockable.body()).isEqualTo(200);
+		assertThat(JsonPath.<String>read(lockable.body(), "$.store")).isEqualTo("file");
+		assertThat(JsonPath.<List<String>>read(lockable.body(), "$.methods[*].method"))
+			.contains("ReportJob.generate()", "AdminController.rebuildIndex()");
+		HttpResponse<String> locks = get("/actuator/lockable/locks");
+		assertThat(locks.statusCode()).as(locks.body()).isEqualTo(200);
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
 					HttpResponse.BodyHandlers.ofString());
+	}
+
+	@Test
+	void healthIsUpBeforeTheFirstLockAndTheStartLogsNoWarning(CapturedOutput output) throws Exception {
+		HttpResponse<String> health = get("/actuator/health");
 		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
 		assertThat(JsonPath.<String>read(health.body(), "$.status")).isEqualTo("UP");
 		assertThat(JsonPath.<String>read(health.body(), "$.components.lockable.status")).isEqualTo("UP");
