@@ -1,5 +1,6 @@
 package io.github.lockable.store.redis;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisChannelHandler;
@@ -32,12 +33,15 @@ final class NativeConnection {
 	/** When the oldest command that timed out unanswered was sent; 0 while answers come. */
 	private final AtomicLong silentSince = new AtomicLong();
 
+	private final ConnectionClose close;
+
 	NativeConnection(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
 			RedisServerFeatures server) {
 		this.connection = connection;
 		this.commands = commands;
 		this.server = server;
 		this.timer = connection.getResources().timer();
+		this.close = new ConnectionClose(connection);
 	}
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
@@ -97,8 +101,8 @@ final class NativeConnection {
 				|| (!this.connection.isOpen() && !this.connection.getOptions().isAutoReconnect());
 	}
 
-	void close() {
-		this.connection.closeAsync();
+	CompletableFuture<Void> close() {
+		return this.close.close();
 	}
 
 }

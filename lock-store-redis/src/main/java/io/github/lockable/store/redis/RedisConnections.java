@@ -30,7 +30,7 @@ import io.github.lockable.store.LockStoreException;
  * reconnects one that only went quiet. It is the store's own, so no other Redis user of
  * the application loses its connection with it.
  */
-final class RedisConnections implements AutoCloseable {
+final class RedisConnections {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisConnections.class);
 
@@ -175,9 +175,9 @@ final class RedisConnections implements AutoCloseable {
 				return;
 			}
 		}
-		opened.close();
-		attempt.completeExceptionally(
-				new LockStoreException("The Redis lock store was closed while connecting", "UNREACHABLE", null));
+		opened.close()
+			.whenComplete((closed, ex) -> attempt.completeExceptionally(
+					new LockStoreException("The Redis lock store was closed while connecting", "UNREACHABLE", null)));
 	}
 
 	/**
@@ -215,18 +215,22 @@ final class RedisConnections implements AutoCloseable {
 	/**
 	 * Closes the store's connection; an attempt in progress closes what it opens. A later
 	 * call opens again.
+	 * @return completes once the connection is closed
 	 */
-	@Override
-	public void close() {
+	CompletableFuture<Void> close() {
 		NativeConnection current;
+		CompletableFuture<NativeConnection> attempt;
 		synchronized (this.monitor) {
 			current = this.connection;
+			attempt = this.opening;
 			this.connection = null;
 			this.opening = null;
 		}
-		if (current != null) {
-			current.close();
-		}
+		// An attempt settles once what it opened is closed.
+		CompletableFuture<?> opened = (attempt != null) ? attempt.handle((connection, ex) -> null)
+				: CompletableFuture.completedFuture(null);
+		return (current != null) ? CompletableFuture.allOf(current.close(), opened)
+				: CompletableFuture.allOf(opened);
 	}
 
 }

@@ -37,7 +37,7 @@ import io.github.lockable.store.ReleaseWaiters;
  * waiters wait for their maximum wait, so callers poll at the pace of the holder's TTL
  * instead of spinning.
  */
-final class RedisLockNotifications implements AutoCloseable {
+final class RedisLockNotifications {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisLockNotifications.class);
 
@@ -55,8 +55,11 @@ final class RedisLockNotifications implements AutoCloseable {
 	/** The open connection, or null; guarded by the monitor. */
 	private @Nullable RedisSubscriber subscriber;
 
-	/** Whether a connection is being opened; guarded by the monitor. */
-	private boolean opening;
+	/**
+	 * The open under way, or null; it completes once what it opened is kept or, opened
+	 * after a close, closed. Guarded by the monitor.
+	 */
+	private @Nullable CompletableFuture<Void> opening;
 
 	/** Counts closes, so that an open that outlives a close drops its connection. */
 	private int generation;
@@ -196,10 +199,11 @@ final class RedisLockNotifications implements AutoCloseable {
 	 * Opens the connection with Lettuce's asynchronous connect; guarded by the monitor.
 	 */
 	private void startOpening() {
-		if (this.opening) {
+		if (this.opening != null) {
 			return;
 		}
-		this.opening = true;
+		CompletableFuture<Void> settled = new CompletableFuture<>();
+		this.opening = settled;
 		int openedFor = this.generation;
 		CompletableFuture<RedisSubscriber> connecting;
 		try {
@@ -208,47 +212,47 @@ final class RedisLockNotifications implements AutoCloseable {
 		catch (RuntimeException ex) {
 			connecting = CompletableFuture.failedFuture(ex);
 		}
-		connecting.whenComplete((opened, ex) -> opened(openedFor, opened, ex));
+		connecting.whenComplete((opened, ex) -> opened(openedFor, opened, ex)
+			.whenComplete((kept, closeFailure) -> settled.complete(null)));
 	}
 
-	private void opened(int openedFor, @Nullable RedisSubscriber opened, @Nullable Throwable ex) {
+	private CompletableFuture<Void> opened(int openedFor, @Nullable RedisSubscriber opened, @Nullable Throwable ex) {
 		synchronized (this.monitor) {
 			if (this.generation == openedFor) {
-				this.opening = false;
+				this.opening = null;
 				if (opened != null) {
 					this.subscriber = opened;
 					this.channels.values().forEach((channel) -> channel.subscribe(opened));
-					return;
+					return CompletableFuture.completedFuture(null);
 				}
 			}
 		}
 		if (opened != null) {
-			opened.close();
+			return opened.close();
 		}
-		else {
-			logger.debug("Cannot open the Redis pub/sub connection of the lock store; waiters poll", ex);
-		}
+		logger.debug("Cannot open the Redis pub/sub connection of the lock store; waiters poll", ex);
+		return CompletableFuture.completedFuture(null);
 	}
 
 	/**
 	 * Closes the pub/sub connection and completes every waiter; a later waiter opens a new
 	 * connection.
+	 * @return completes once the pub/sub connection is closed
 	 */
-	@Override
-	public void close() {
+	CompletableFuture<Void> close() {
 		List<CompletableFuture<Void>> woken;
 		RedisSubscriber closing;
+		CompletableFuture<Void> opened;
 		synchronized (this.monitor) {
 			this.generation++;
-			this.opening = false;
+			opened = (this.opening != null) ? this.opening : CompletableFuture.completedFuture(null);
+			this.opening = null;
 			closing = this.subscriber;
 			this.subscriber = null;
 			woken = dropChannels();
 		}
-		if (closing != null) {
-			closing.close();
-		}
 		woken.forEach((waiter) -> waiter.complete(null));
+		return (closing != null) ? CompletableFuture.allOf(closing.close(), opened) : opened;
 	}
 
 	/**

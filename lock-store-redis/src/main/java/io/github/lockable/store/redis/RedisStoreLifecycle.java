@@ -81,9 +81,17 @@ final class RedisStoreLifecycle {
 	 * waiters. A call after this opens again.
 	 */
 	void close() {
-		this.notifications.close();
-		this.connections.close();
-		this.acquiring.close();
+		CompletableFuture<Void> closed = CompletableFuture.allOf(this.notifications.close(), this.connections.close(),
+				this.acquiring.close());
+		// The client's shutdown closes every connection it still tracks, and Lettuce tracks a
+		// connection until its close completes: closed twice, it WARNs "Connection is already
+		// closed". The shutdown waits for the closes, at most the timeout.
+		try {
+			BoundedWait.get(closed, System.nanoTime() + this.timeoutNanos);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// The shutdown closes what is left.
+		}
 		this.client.close();
 	}
 

@@ -29,11 +29,14 @@ final class RedisSubscriber extends RedisPubSubAdapter<String, String> implement
 
 	private final boolean sharded;
 
+	private final ConnectionClose close;
+
 	private RedisSubscriber(StatefulRedisPubSubConnection<String, String> connection,
 			RedisLockNotifications notifications, boolean sharded) {
 		this.connection = connection;
 		this.notifications = notifications;
 		this.sharded = sharded;
+		this.close = new ConnectionClose(connection);
 	}
 
 	/**
@@ -81,8 +84,8 @@ final class RedisSubscriber extends RedisPubSubAdapter<String, String> implement
 			});
 	}
 
-	void close() {
-		this.connection.closeAsync();
+	CompletableFuture<Void> close() {
+		return this.close.close();
 	}
 
 	@Override
