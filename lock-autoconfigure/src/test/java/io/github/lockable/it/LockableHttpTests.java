@@ -24,7 +24,10 @@ import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
 import io.github.lockable.LockConflictException;
+import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
+import io.github.lockable.store.LockRequest;
+import io.github.lockable.test.Stages;
 import io.github.lockable.test.app.LockableWebApplication;
 import io.github.lockable.test.app.LockableWebApplication.AsyncJobs;
 import io.github.lockable.test.app.LockableWebApplication.Orders;
@@ -84,7 +87,24 @@ class LockableHttpTests extends GatedHttpTests {
 	@BeforeEach
 	void clean() {
 		this.gate.reset();
+		awaitStoreAnswers();
 		this.store.clear();
+	}
+
+	/**
+	 * Opening the store's first connection can take longer than the acquire timeout on a
+	 * loaded machine (a Sentinel deployment: the sentinels, then the master), and the
+	 * tests are about what follows: each begins once a lock can be taken and released.
+	 */
+	private void awaitStoreAnswers() {
+		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+			LockRequest request = new LockRequest("lock:warm-up:" + UUID.randomUUID(), Duration.ofSeconds(10));
+			if (Stages.join(this.store.acquire(request)) instanceof AcquireResult.Acquired acquired) {
+				Stages.join(acquired.handle().release());
+				return true;
+			}
+			return false;
+		});
 	}
 
 	@AfterEach

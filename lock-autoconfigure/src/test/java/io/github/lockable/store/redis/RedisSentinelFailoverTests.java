@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -48,6 +49,12 @@ class RedisSentinelFailoverTests {
 	private static final Duration RECOVERY_BOUND = Duration.ofSeconds(30);
 
 	private final RedisSentinelTestServer sentinel = RedisSentinelTestServer.shared();
+
+	/** The deployment is shared: the next test in this JVM finds it as it was, settled. */
+	@AfterEach
+	void settle() {
+		this.sentinel.awaitStable();
+	}
 
 	@Test
 	void acquisitionsResumeOnTheNewMasterAfterEachFailover() throws Exception {

@@ -196,10 +196,18 @@ public final class RedisSentinelTestServer implements RedisTopology {
 		return List.of(commands());
 	}
 
+	/**
+	 * Registers the sentinels, and waits until the deployment is stable when the
+	 * properties are read: a test before may have failed over, and an application that
+	 * starts while the sentinels still disagree may connect to the demoted master.
+	 */
 	@Override
 	public void registerProperties(DynamicPropertyRegistry registry) {
 		registry.add("spring.data.redis.sentinel.master", () -> MASTER_NAME);
-		registry.add("spring.data.redis.sentinel.nodes", this::sentinelNodes);
+		registry.add("spring.data.redis.sentinel.nodes", () -> {
+			awaitStable();
+			return sentinelNodes();
+		});
 	}
 
 	@Override
