@@ -63,8 +63,10 @@ public final class SecuredRedisServers {
 	 * The rules as docs/operating.md says to adapt them to the server the harness starts: on one
 	 * without sharded pub/sub (Redis 6.2, which refuses a rule naming SPUBLISH), the classic
 	 * pub/sub commands instead.
+	 * @param rules rules such as {@link #aclRules(String)}
+	 * @return the rules this machine's server takes
 	 */
-	private static String forTheServer(String rules) {
+	public static String forTheServer(String rules) {
 		if (RedisTestServers.localServerMajorVersion() >= 7) {
 			return rules;
 		}

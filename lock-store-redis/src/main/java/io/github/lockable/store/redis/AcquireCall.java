@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.store.AcquireResult;
@@ -164,9 +165,13 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 			finish(this.grant);
 			return;
 		}
-		this.givenBack = new LockStoreException("Only " + acknowledged + " of the " + this.store.replicasToAck()
+		giveBack(connection, new LockStoreException("Only " + acknowledged + " of the " + this.store.replicasToAck()
 				+ " replicas lockable.redis.replicas-to-ack asks for acknowledged the lock within " + this.waitMillis
-				+ "ms; the lock was given back", "REPLICATION", null);
+				+ "ms; the lock was given back", "REPLICATION", null));
+	}
+
+	private void giveBack(NativeConnection connection, LockStoreException why) {
+		this.givenBack = why;
 		this.step = Step.GIVE_BACK;
 		script(LockScript.RELEASE, new byte[][] { this.key }, new byte[][] { this.tokenBytes });
 		evalsha(connection);
@@ -177,6 +182,17 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 		if (this.step == Step.GIVE_BACK) {
 			// The lock is given back as far as it can be: the acquire failed for its replicas.
 			finish(new AcquireResult.Failed(this.givenBack));
+			return;
+		}
+		if (this.step == Step.WAIT) {
+			// The lock is set but no replica count came back (an ACL without +wait answers
+			// NOPERM): give it back rather than leave it for its TTL.
+			LockStoreException failed = failures().of(connection, start(), failure);
+			giveBack(connection, (failure instanceof RedisCommandExecutionException)
+					? new LockStoreException("Redis refused the WAIT that lockable.redis.replicas-to-ack sends after "
+							+ "each acquire (" + failure.getMessage() + "); the lock was given back. Grant the ACL "
+							+ "user +wait", "REPLICATION", failed)
+					: failed);
 			return;
 		}
 		super.commandFailed(connection, failure);
