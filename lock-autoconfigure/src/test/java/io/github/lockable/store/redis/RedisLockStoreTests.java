@@ -301,6 +301,19 @@ class RedisLockStoreTests extends LockStoreContract {
 		Stages.join(handle.release());
 	}
 
+	@Test
+	void refusedAcquireSendsSetThenOneScriptForTheHoldersTtl() {
+		String key = key("refused");
+		LockHandle holder = acquired(key, LONG_TTL).handle();
+		long scriptsBefore = calls("evalsha") + calls("eval");
+		AcquireResult refused = Stages.join(store.acquire(new LockRequest(key, LONG_TTL)));
+		assertThat(refused).isInstanceOfSatisfying(AcquireResult.Held.class,
+				(held) -> assertThat(held.remainingTtl()).isPositive());
+		assertThat(calls("evalsha") + calls("eval")).as("docs/stores.md: a refused acquire takes two round trips")
+			.isEqualTo(scriptsBefore + 1);
+		Stages.join(holder.release());
+	}
+
 	/** Calls of a command the server counted, from {@code INFO commandstats}. */
 	private static long calls(String command) {
 		Matcher matcher = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)")
