@@ -11,13 +11,15 @@ import io.github.lockable.test.redis.RedisTopology;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A web application on the auto-configured Redis store, as a user's is, for the tests of
- * what the store says about the server it finds: one locked endpoint, Actuator's health
- * with details.
+ * what the store says about the server it finds: a locked endpoint, one more that holds
+ * its lock until the test opens its {@link Gate} ({@code held}), Actuator's health with
+ * details.
  */
 @ApplicationWithoutSecurity
 public class ProbedRedisApplication {
@@ -25,12 +27,31 @@ public class ProbedRedisApplication {
 	/** The application's Redis client name, to find its connections in {@code CLIENT LIST}. */
 	public static final String CLIENT_NAME = "lockable-probed-app";
 
+	@Bean
+	Gate gate() {
+		return new Gate();
+	}
+
 	@RestController
 	static class Jobs {
+
+		private final Gate gate;
+
+		Jobs(Gate gate) {
+			this.gate = gate;
+		}
 
 		@PostMapping("/jobs/nightly")
 		@Lockable(key = "jobs:nightly", ttl = "10s")
 		String nightly() {
+			this.gate.runs().incrementAndGet();
+			return "ran";
+		}
+
+		@PostMapping("/jobs/held")
+		@Lockable(key = "jobs:held", ttl = "60s")
+		String held() {
+			this.gate.pass("held");
 			return "ran";
 		}
 

@@ -181,6 +181,8 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 	void commandFailed(NativeConnection connection, Throwable failure) {
 		if (this.step == Step.GIVE_BACK) {
 			// The lock is given back as far as it can be: the acquire failed for its replicas.
+			// A give-back the ACL refused still makes the store refuse acquires.
+			failures().ofScript(connection, start(), failure);
 			finish(new AcquireResult.Failed(this.givenBack));
 			return;
 		}
@@ -196,6 +198,11 @@ final class AcquireCall extends RedisCall<AcquireResult> {
 			return;
 		}
 		super.commandFailed(connection, failure);
+	}
+
+	@Override
+	boolean runsScript() {
+		return this.step == Step.SCRIPT;
 	}
 
 	@Override

@@ -13,7 +13,8 @@ import io.github.lockable.store.LockStoreException;
  * What a failed store call means, and what it does to the connection it ran on: a
  * timeout, the store's own or Lettuce's, adds to the connection's silence, an error answer
  * ends it, and any other failure (the connection closed or reset) makes the next call open
- * another if this one is closed for good.
+ * another if this one is closed for good. A script the server's ACL refuses makes the store
+ * refuse acquires ({@link ScriptRefusal}).
  */
 final class CallFailures {
 
@@ -25,15 +26,19 @@ final class CallFailures {
 
 	private final RedisConnections[] connections;
 
+	private final ScriptRefusal refusal;
+
 	/**
 	 * @param timeout the store's timeout
 	 * @param timeouts the client's timeouts, to name the one that fired
+	 * @param refusal told of a script the server refused
 	 * @param connections the store's connections, to forget one found closed for good
 	 */
-	CallFailures(Duration timeout, RedisTimeouts timeouts, RedisConnections... connections) {
+	CallFailures(Duration timeout, RedisTimeouts timeouts, ScriptRefusal refusal, RedisConnections... connections) {
 		this.timeout = timeout;
 		this.timeoutNanos = timeout.toNanos();
 		this.timeouts = timeouts;
+		this.refusal = refusal;
 		this.connections = connections;
 	}
 
@@ -76,6 +81,23 @@ final class CallFailures {
 			}
 		}
 		return new LockStoreException("Redis command failed: " + ex.getMessage(), ex);
+	}
+
+	/**
+	 * A script sent at {@code start} on {@code failed} failed: as {@link #of}, except that
+	 * one the server's ACL refused is the refusal, and acquires are refused from now on.
+	 * @param failed the connection
+	 * @param start when the call started ({@link System#nanoTime()})
+	 * @param ex the failure, unwrapped
+	 * @return the store failure
+	 */
+	LockStoreException ofScript(NativeConnection failed, long start, Throwable ex) {
+		LockStoreException refused = this.refusal.refusedBy(ex);
+		if (refused == null) {
+			return of(failed, start, ex);
+		}
+		failed.answered();
+		return refused;
 	}
 
 	/**

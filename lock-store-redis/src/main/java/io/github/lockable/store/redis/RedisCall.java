@@ -155,8 +155,18 @@ abstract class RedisCall<T> extends CompletableFuture<T> implements BiConsumer<O
 	 */
 	void commandFailed(NativeConnection connection, Throwable failure) {
 		if (decide(SENT)) {
-			failed(this.failures.of(connection, this.start, failure));
+			failed(runsScript() ? this.failures.ofScript(connection, this.start, failure)
+					: this.failures.of(connection, this.start, failure));
 		}
+	}
+
+	/**
+	 * Whether the command out now is one of the store's scripts, whose refusal by the
+	 * server's ACL makes the store refuse acquires.
+	 * @return false unless a subclass sends scripts
+	 */
+	boolean runsScript() {
+		return false;
 	}
 
 	/**

@@ -13,6 +13,7 @@ import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
+import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockStoreHealth;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.ReleaseResult;
@@ -84,6 +85,9 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 
 	private final RedisServerProbe probe;
 
+	/** Whether the server refuses the scripts, so that no acquire is sent. */
+	private final ScriptRefusal refusal = new ScriptRefusal();
+
 	private final LeaseCalls leaseCalls;
 
 	private final RedisHealthCheck health;
@@ -151,9 +155,9 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 		this.connections = new RedisConnections(client, silenceLimit, timeouts);
 		this.acquiring = (replicasToAck > 0) ? new RedisConnections(client, silenceLimit, timeouts)
 				: this.connections;
-		this.failures = new CallFailures(timeout, timeouts, this.connections, this.acquiring);
+		this.failures = new CallFailures(timeout, timeouts, this.refusal, this.connections, this.acquiring);
 		this.notifications = new RedisLockNotifications(client, this::lockExists);
-		this.probe = new RedisServerProbe(timeout);
+		this.probe = new RedisServerProbe(timeout, this.refusal);
 		this.leaseCalls = new LeaseCalls(this.failures, this.connections, this.probe);
 		this.health = new RedisHealthCheck(this.failures, this.connections, this.probe);
 		this.lifecycle = new RedisStoreLifecycle(client, this.connections, this.acquiring, this.notifications,
@@ -168,10 +172,16 @@ public final class RedisLockStore implements LockStore, LockStoreHealth, SmartLi
 	/**
 	 * Acquires by the plain {@code SET key token NX PX ttl}, or a script when the request
 	 * asks for its fencing token up front or the store has a lock-delay (see
-	 * {@link AcquireCall}).
+	 * {@link AcquireCall}). While the server refuses the scripts, which releases are, fails
+	 * at once without a command ({@link ScriptRefusal}).
 	 */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
+		LockStoreException refused = this.refusal.failure();
+		if (refused != null) {
+			this.probe.recheckScripts(this.connections);
+			return CompletableFuture.completedFuture(new AcquireResult.Failed(refused));
+		}
 		String token = LockTokens.next();
 		if (request.holder() == null) {
 			return new AcquireCall(this.failures, this, request, token, encode(token)).start(this.acquiring);

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * never {@code CONFIG}), what decides whether its locks hold: an eviction policy that can
  * evict lock keys or fencing counters, a read-only replica, a user or server that refuses
  * the store's scripts. Said once when the store first connects, in the health details, and
- * again when a lock is found gone while Redis evicted keys since the last look.
+ * again when a lock is found gone while Redis evicted keys since the last look. Refused
+ * scripts make the store refuse acquires until a probe's script runs ({@link ScriptRefusal}).
  * <p>
  * The script is the release script on {@link #PROBE_KEY}, which never exists: it reads the
  * key and returns, writing nothing. On a Cluster, {@code INFO} goes to every master, and the
@@ -57,8 +58,15 @@ final class RedisServerProbe {
 	/** Why the last probe's INFO was refused, else null. */
 	private volatile @Nullable String infoRefused;
 
-	RedisServerProbe(Duration timeout) {
+	private final ScriptRefusal refusal;
+
+	/**
+	 * @param timeout the store's timeout, for each command of a probe
+	 * @param refusal told whether the probe's script ran
+	 */
+	RedisServerProbe(Duration timeout, ScriptRefusal refusal) {
 		this.timeoutNanos = timeout.toNanos();
+		this.refusal = refusal;
 	}
 
 	/**
@@ -135,6 +143,38 @@ final class RedisServerProbe {
 	}
 
 	/**
+	 * An acquire was refused for refused scripts: runs the probe's script again in the
+	 * background, at most once a second, on a connection opened if none is, so that
+	 * acquires are sent again once the server allows it, with or without health checks.
+	 * @param connections the store's connection
+	 */
+	void recheckScripts(RedisConnections connections) {
+		if (!this.refusal.recheckDue()) {
+			return;
+		}
+		NativeConnection current = connections.current();
+		((current != null) ? CompletableFuture.completedFuture(current) : connections.opening()).thenAccept(
+				(connection) -> reply(runScript(connection.commands(), LockScript.RELEASE.on(connection.server())))
+					.thenAccept(this::scripts));
+	}
+
+	/**
+	 * Tells the refusal what the probe's script found.
+	 * @return the problem when the script was refused, or gave no answer after a refusal;
+	 * null when it ran
+	 */
+	private @Nullable String scripts(Reply<Long> script) {
+		if (script.value() != null) {
+			this.refusal.allowed();
+			return null;
+		}
+		if (script.error() instanceof RedisCommandExecutionException refused) {
+			this.refusal.refused(ScriptRefusal.problem(refused.getMessage()));
+		}
+		return this.refusal.reason();
+	}
+
+	/**
 	 * What can take a lock away early, as far as the last probe saw.
 	 * @return a clause naming the eviction policy, or null when it evicts no lock
 	 */
@@ -151,19 +191,16 @@ final class RedisServerProbe {
 				: null;
 		this.evictingPolicy = (policy != null && !"noeviction".equals(policy)) ? policy : null;
 		String role = (replication.value() != null) ? field(replication.value().get(0), "role") : null;
-		String scripts = (script.value() != null) ? "allowed"
-				: (script.error() instanceof RedisCommandExecutionException) ? "refused" : null;
+		String refused = scripts(script);
+		String scripts = (script.value() != null) ? "allowed" : (refused != null) ? "refused" : null;
 		List<String> problems = new ArrayList<>();
 		if ("slave".equals(role)) {
 			problems.add("Redis answers as a replica (role:slave), which is read-only: every lock call will fail "
 					+ "(503 with lockable.store-failure=fail) until spring.data.redis points at the primary, or at "
 					+ "the Sentinels (spring.data.redis.sentinel.*) that name it");
 		}
-		if ("refused".equals(scripts)) {
-			problems.add("Redis refused Lockable's Lua script (" + script.error().getMessage() + "): every lock call "
-					+ "will fail until it may run. Grant the ACL user +evalsha +eval and the commands the scripts "
-					+ "run (+set +get +del +time +pttl +pexpire, and +spublish or on Redis 6.2 +publish) on its keys, as the README's least "
-					+ "privilege section shows, and keep scripting enabled on the server");
+		if (refused != null) {
+			problems.add(refused);
 		}
 		return new RedisServerStatus(policy, role, scripts, evictionWarning(policy),
 				problems.isEmpty() ? null : String.join("; ", problems));

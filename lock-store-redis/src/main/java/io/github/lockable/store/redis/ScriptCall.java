@@ -39,6 +39,11 @@ final class ScriptCall<T> extends RedisCall<T> {
 		finish(this.meaning.apply((Long) answer));
 	}
 
+	@Override
+	boolean runsScript() {
+		return true;
+	}
+
 	/**
 	 * The meaning of the release queued behind an acquire that timed out.
 	 * @param deleted whether it deleted a lock
