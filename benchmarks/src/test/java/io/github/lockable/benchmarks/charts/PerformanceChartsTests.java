@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * What the charts draw follows the figures of the results file.
+ * The charts of docs/performance.md are the ones the newest results file draws, and what
+ * they draw follows the figures of the file.
  */
 class PerformanceChartsTests {
 
@@ -55,6 +56,33 @@ class PerformanceChartsTests {
 			| Lockable (LockTemplate.tryLock with waitTime) | 1,200 | 1.000 | 10.000 | 100.000 | 1000.000 |
 			| Redisson RLock.tryLock(waitTime, leaseTime) | 30 | 2.000 | 3.000 | 4.000 | 5.000 |
 			""";
+
+	private static final Path ROOT = root();
+
+	@Test
+	void committedChartsAreWhatTheNewestResultsFileDraws(@TempDir Path out) throws IOException {
+		Path results = ResultsFile.newest(ROOT.resolve(PerformanceCharts.RESULTS));
+		List<Path> drawn = PerformanceCharts.write(results, out);
+		assertThat(drawn).hasSize(2);
+		for (Path chart : drawn) {
+			Path committed = ROOT.resolve(PerformanceCharts.OUT).resolve(chart.getFileName());
+			assertThat(Files.exists(committed) ? Files.mismatch(chart, committed) : 0L)
+				.as("%s is not what %s draws; redraw the charts from the repository root with%n  %s",
+						PerformanceCharts.OUT.resolve(chart.getFileName()), ROOT.relativize(results),
+						PerformanceCharts.COMMAND)
+				.isEqualTo(-1L);
+		}
+	}
+
+	@Test
+	void performancePageShowsTheChartsAndNamesTheirRun() throws IOException {
+		String page = Files.readString(ROOT.resolve("docs/performance.md"));
+		Path results = ResultsFile.newest(ROOT.resolve(PerformanceCharts.RESULTS));
+		for (String expected : List.of("](images/" + ThroughputChart.FILE + ")", "](images/" + HandoffChart.FILE + ")",
+				"`benchmarks/results/" + results.getFileName() + "`")) {
+			assertThat(page.contains(expected)).as("docs/performance.md contains %s", expected).isTrue();
+		}
+	}
 
 	@Test
 	void newestResultsFileIsSideBySidesNotAnotherBenchmarks(@TempDir Path results) throws IOException {
@@ -146,6 +174,15 @@ class PerformanceChartsTests {
 				+ "<title>" + Pattern.quote(Svg.escape(title)) + " ").matcher(svg);
 		assertThat(bar.find()).as("a bar titled '%s'", title).isTrue();
 		return Double.parseDouble(bar.group(1));
+	}
+
+	private static Path root() {
+		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+			if (Files.isDirectory(dir.resolve(PerformanceCharts.RESULTS)) && Files.isDirectory(dir.resolve("docs"))) {
+				return dir;
+			}
+		}
+		throw new IllegalStateException("benchmarks/results and docs/ not found above " + Path.of("").toAbsolutePath());
 	}
 
 }
