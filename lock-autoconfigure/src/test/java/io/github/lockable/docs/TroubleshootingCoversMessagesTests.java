@@ -68,6 +68,8 @@ class TroubleshootingCoversMessagesTests {
 		// The texts these log are built elsewhere, in the entry under the heading
 		mapped.put("UnknownLockableProperties.java: (no fixed text: warning)", "An unknown property");
 		mapped.put("RedisServerProbe.java: (no fixed text: \"{}\")", "What the Redis server allows");
+		mapped.put("RedisServerProbe.java: (no fixed text: refused)", "What the Redis server allows");
+		mapped.put("ScriptRefusal.java: (no fixed text: \"{}\")", "What the Redis server allows");
 		mapped.put("LockLog.java: not run:", "An invalid key");
 		mapped.put("LockableMethods.java: (no fixed text: describe(method, userClass) + \": \" + unreachable)",
 				misconfigured);

@@ -45,8 +45,9 @@ final class ScriptRefusal {
 	static String problem(@Nullable String serverSaid) {
 		return "Redis refused Lockable's Lua script (" + serverSaid + "): every lock call will fail until it may run. "
 				+ "Grant the ACL user +evalsha +eval and the commands the scripts run (+set +get +del +time +pttl "
-				+ "+pexpire, and +spublish or on Redis 6.2 +publish) on its keys, as the README's least privilege "
-				+ "section shows, and keep scripting enabled on the server";
+				+ "+pexpire, and +spublish or on Redis 6.2 +publish; +info with lockable.redis.lock-delay) on its "
+				+ "keys, as the least privilege section of docs/operating.md shows, and keep scripting enabled on "
+				+ "the server";
 	}
 
 	/**
