@@ -15,6 +15,7 @@ public class LockableConfigurationException extends IllegalStateException {
 	/** One sentence per problem. */
 	private final List<String> problems;
 
+	/** What to do about the problems, one sentence. */
 	private final String action;
 
 	/**
