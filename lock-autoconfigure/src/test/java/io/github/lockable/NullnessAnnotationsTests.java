@@ -28,9 +28,8 @@ import org.jspecify.annotations.NullMarked;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.aop.LockableMethodDescriptor;
 import io.github.lockable.autoconfigure.LockableProperties;
-import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.file.FileLockStore;
@@ -55,7 +54,7 @@ class NullnessAnnotationsTests {
 			packages.add(className.substring(0, className.lastIndexOf('.')));
 		}
 		// The scan must have found the library, not an empty directory.
-		assertThat(packages).contains("io.github.lockable", "io.github.lockable.aop", "io.github.lockable.core",
+		assertThat(packages).contains("io.github.lockable", "io.github.lockable.core",
 				"io.github.lockable.store", "io.github.lockable.store.redis", "io.github.lockable.store.file",
 				"io.github.lockable.store.jdbc", "io.github.lockable.store.memory", "io.github.lockable.autoconfigure", "io.github.lockable.web",
 				"io.github.lockable.test");
@@ -133,9 +132,9 @@ class NullnessAnnotationsTests {
 			.as("an action may return null")
 			.isTrue();
 
-		Method problem = LockKeys.class.getMethod("problem", String.class);
-		assertThat(isNullable(problem.getAnnotatedReturnType())).as("LockKeys.problem").isTrue();
-		assertThat(isNullable(problem.getAnnotatedParameterTypes()[0])).as("LockKeys.problem's part").isTrue();
+		Method problem = LockableCore.class.getMethod("keyProblem", String.class);
+		assertThat(isNullable(problem.getAnnotatedReturnType())).as("LockableCore.keyProblem").isTrue();
+		assertThat(isNullable(problem.getAnnotatedParameterTypes()[0])).as("LockableCore.keyProblem's key").isTrue();
 
 		assertThat(isNullable(LockStoreException.class.getConstructor(String.class, Throwable.class)
 			.getAnnotatedParameterTypes()[1])).as("LockStoreException's cause").isTrue();
@@ -146,7 +145,8 @@ class NullnessAnnotationsTests {
 			.isTrue();
 
 		assertThat(nullableComponents(AcquireResult.Held.class)).containsExactly("remainingTtl", "age");
-		assertThat(nullableComponents(LockableMethodDescriptor.class)).containsExactly("key", "resolver");
+		assertThat(nullableComponents(Class.forName("io.github.lockable.core.LockableMethodDescriptor").asSubclass(Record.class)))
+			.containsExactly("key", "resolver");
 	}
 
 	@Test

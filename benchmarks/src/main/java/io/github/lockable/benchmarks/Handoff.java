@@ -7,10 +7,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.github.lockable.core.LockManager;
-import io.github.lockable.core.LockMetrics;
-import io.github.lockable.core.LockTerms;
-import io.github.lockable.store.AcquireResult;
+import io.github.lockable.HeldLock;
+import io.github.lockable.LockTemplate;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.store.redis.RedisLockStore;
@@ -25,7 +24,7 @@ import org.springframework.lang.Nullable;
  * in {@link SideBySide} for the peers that can wait.
  * <p>
  * Several threads contend for one key. Each loops: take the lock, waiting for it (for
- * Lockable, {@link LockManager#acquire(String, LockTerms)}, which waits with
+ * Lockable, {@link LockTemplate#tryLock(String, Duration, Duration)}, which waits with
  * {@link LockStore#awaitRelease} between attempts). A holder keeps the lock for a moment, notes {@link System#nanoTime()} just before its
  * release, and then waits until another thread took the lock, so that it does not barge
  * in on its own release; the next holder notes when its acquire answered acquired. Prints
@@ -141,23 +140,16 @@ public final class Handoff {
 	}
 
 	/**
-	 * Lockable's waiting acquire on a store, through the lock manager behind
+	 * Lockable's waiting acquire on a store, through the flow behind
 	 * {@code @Lockable(waitTime)} and {@code LockTemplate}.
 	 * @param store the store
 	 * @return the waiting lock
 	 */
 	static WaitingLock of(LockStore store) {
-		LockManager manager = new LockManager(store, 1.0, LockMetrics.NONE);
+		LockTemplate locks = LockableCore.builder(store).ttlWarningRatio(1.0).build().template();
 		return (key, thread, maxWait) -> {
-			LockTerms terms = new LockTerms(TTL, maxWait, LockMetrics.NONE);
-			AcquireResult result = manager.acquire(key, terms);
-			if (result instanceof AcquireResult.Acquired acquired) {
-				return () -> manager.release(acquired.handle(), terms);
-			}
-			if (result instanceof AcquireResult.Failed failed) {
-				throw failed.cause();
-			}
-			return null;
+			HeldLock held = locks.tryLock(key, TTL, maxWait).orElse(null);
+			return (held != null) ? held::close : null;
 		};
 	}
 

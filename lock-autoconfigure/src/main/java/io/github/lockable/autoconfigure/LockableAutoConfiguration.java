@@ -7,16 +7,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.LockableConfigurationException;
-import io.github.lockable.aop.LockableAdvice;
-import io.github.lockable.core.DefaultLockTemplate;
-import io.github.lockable.core.LockEventListener;
-import io.github.lockable.core.LockFlow;
-import io.github.lockable.core.LockKeys;
-import io.github.lockable.core.LockHolders;
-import io.github.lockable.core.LockManager;
-import io.github.lockable.core.LockRenewals;
-import io.github.lockable.core.LockMetrics;
-import io.github.lockable.core.LockObservations;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.observation.LockAcquisitionObservationConvention;
 import io.github.lockable.observation.LockExecutionObservationConvention;
 import io.github.lockable.store.LockStore;
@@ -42,7 +33,7 @@ import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Auto-configuration of {@link Lockable @Lockable}: the lock store chosen by
- * {@code lockable.store}, the lock manager, and the advisor that runs annotated methods
+ * {@code lockable.store}, the core with the template, and the advisor that runs annotated methods
  * under a lock. Runs after Spring Boot's Redis and DataSource auto-configurations, whose
  * {@code RedisConnectionFactory} and {@code DataSource} the Redis and JDBC stores use.
  */
@@ -58,20 +49,17 @@ public class LockableAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static LockKeys lockKeys(LockableProperties properties) {
-		return new LockKeys(properties.getKeyPrefix(), properties.getMaxKeyLength());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
 	static UnknownLockableProperties unknownLockableProperties(Environment environment) {
 		return new UnknownLockableProperties(environment);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockManager lockManager(ObjectProvider<LockStore> store, LockableProperties properties,
-			ObjectProvider<LockMetrics> metrics, ObjectProvider<LockEventListener> listener, Environment environment,
+	LockableCore lockableCore(ObjectProvider<LockStore> store, LockableProperties properties,
+			ObjectProvider<LockableCore.Meters> meters, ObjectProvider<LockableCore.EventListener> listener,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
+			ObjectProvider<LockExecutionObservationConvention> executionConvention, Environment environment,
 			BeanFactory beanFactory) {
 		LockStore lockStore = store.getIfUnique();
 		if (lockStore == null) {
@@ -84,14 +72,20 @@ public class LockableAutoConfiguration {
 			throw MissingLockStore.failure(properties.getStore(),
 					(beanFactory instanceof ConfigurableListableBeanFactory factory) ? factory : null);
 		}
-		return new LockManager(lockStore, properties.getTtlWarningRatio(), metrics.getIfUnique(() -> LockMetrics.NONE),
-				LockHolders.instance(environment.getProperty("spring.application.name")), listener.getIfUnique());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	LockRenewals lockRenewals() {
-		return new LockRenewals();
+		return LockableCore.builder(lockStore)
+			.keyPrefix(properties.getKeyPrefix())
+			.maxKeyLength(properties.getMaxKeyLength())
+			.ttlWarningRatio(properties.getTtlWarningRatio())
+			.defaultTtl(properties.getDefaultTtl())
+			.defaultConflictPolicy(properties.getDefaultConflictPolicy())
+			.storeFailure(properties.getStoreFailure())
+			.applicationName(environment.getProperty("spring.application.name"))
+			.continuations(() -> ContinuationExecutors.from(beanFactory))
+			.observations(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP),
+					acquisitionConvention::getIfUnique, executionConvention::getIfUnique)
+			.meters(meters.getIfUnique())
+			.listener(listener.getIfUnique())
+			.build();
 	}
 
 	/**
@@ -99,40 +93,23 @@ public class LockableAutoConfiguration {
 	 * callers get the advice's log lines, meters, observations and outage throttle.
 	 */
 	@Bean
-	@ConditionalOnMissingBean(LockTemplate.class)
-	DefaultLockTemplate lockTemplate(ObjectProvider<LockManager> lockManager, LockKeys keys,
-			ObjectProvider<LockRenewals> renewals, LockableProperties properties,
-			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
-			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
-		LockFlow flow = new LockFlow(lockManager::getObject, properties::getStoreFailure,
-				() -> ContinuationExecutors.from(beanFactory), renewals::getObject,
-				() -> new LockObservations.Settings(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP),
-						acquisitionConvention.getIfUnique(), executionConvention.getIfUnique()));
-		return new DefaultLockTemplate(flow, keys, properties.getDefaultConflictPolicy());
+	@ConditionalOnMissingBean
+	LockTemplate lockTemplate(LockableCore core) {
+		return core.template();
 	}
 
 	/**
 	 * The advisor is created while bean post-processors are being registered, so it takes
-	 * every collaborator lazily: a bean it pulled in then would miss some post-processors,
-	 * and Spring would warn about it at every start. The observation registry too, which
-	 * Spring Boot configures with its handlers later: the advisor asks for it on the first
-	 * call, and observes nothing without one.
+	 * the core lazily: a bean it pulled in then would miss some post-processors, and Spring
+	 * would warn about it at every start. The observation registry too, which Spring Boot
+	 * configures with its handlers later: the advisor asks for it on the first call, and
+	 * observes nothing without one.
 	 */
 	@Bean
-	@ConditionalOnMissingBean(type = "io.github.lockable.aop.LockableAdvisor")
+	@ConditionalOnMissingBean(type = "io.github.lockable.core.LockableAdvisor")
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static Advisor lockableAdvisor(ObjectProvider<LockableProperties> properties,
-			ObjectProvider<LockKeys> keys, ObjectProvider<LockManager> lockManager,
-			ObjectProvider<LockRenewals> renewals, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
-			ObjectProvider<LockExecutionObservationConvention> executionConvention, BeanFactory beanFactory) {
-		return LockableAdvice.advisor(() -> properties.getObject().getDefaultTtl(),
-				() -> properties.getObject().getDefaultConflictPolicy(), () -> properties.getObject().getStoreFailure(),
-				() -> properties.getObject().getOrder(), keys::getObject, lockManager::getObject,
-				() -> ContinuationExecutors.from(beanFactory), renewals::getObject,
-				() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP), acquisitionConvention::getIfUnique,
-				executionConvention::getIfUnique);
+	static Advisor lockableAdvisor(ObjectProvider<LockableCore> core, ObjectProvider<LockableProperties> properties) {
+		return LockableCore.advisor(core::getObject, () -> properties.getObject().getOrder());
 	}
 
 	/**
@@ -151,7 +128,7 @@ public class LockableAutoConfiguration {
 			@Override
 			public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata,
 					BeanDefinitionRegistry registry) {
-				LockableAdvice.registerLostLockRollback(registry);
+				LockableCore.registerLostLockRollback(registry);
 			}
 
 		}
@@ -174,7 +151,7 @@ public class LockableAutoConfiguration {
 			@Override
 			public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata,
 					BeanDefinitionRegistry registry) {
-				LockableAdvice.registerValidationBeforeLock(registry);
+				LockableCore.registerValidationBeforeLock(registry);
 			}
 
 		}

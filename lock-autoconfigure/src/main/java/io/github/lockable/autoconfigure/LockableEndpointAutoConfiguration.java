@@ -1,10 +1,7 @@
 package io.github.lockable.autoconfigure;
 
-import io.github.lockable.actuate.LockableEndpoint;
-import io.github.lockable.aop.LockableAdvice;
-import io.github.lockable.core.LockKeys;
-import io.github.lockable.core.LockManager;
-import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockableCore;
+import io.github.lockable.core.LockableEndpoint;
 
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,12 +29,10 @@ public class LockableEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean(LockManager.class)
+	@ConditionalOnBean(LockableCore.class)
 	@ConditionalOnAvailableEndpoint
-	LockableEndpoint lockableEndpoint(LockManager lockManager, LockKeys keys, ObjectProvider<Advisor> advisors,
-			ObjectProvider<LockMetrics> metrics) {
-		return new LockableEndpoint(lockManager, keys, LockableAdvice.lockableMethods(advisors),
-				metrics.getIfUnique(() -> LockMetrics.NONE));
+	LockableEndpoint lockableEndpoint(LockableCore core, ObjectProvider<Advisor> advisors) {
+		return new LockableEndpoint(core, advisors);
 	}
 
 }

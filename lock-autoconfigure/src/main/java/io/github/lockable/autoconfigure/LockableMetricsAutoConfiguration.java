@@ -4,8 +4,7 @@ import java.util.Locale;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.github.lockable.core.LockMetrics;
-import io.github.lockable.metrics.MicrometerLockMetrics;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.store.LockStore;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,12 +29,12 @@ import org.springframework.context.annotation.Bean;
 public class LockableMetricsAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(LockMetrics.class)
-	MicrometerLockMetrics lockableMetrics(MeterRegistry registry, ObjectProvider<LockStore> store,
+	@ConditionalOnMissingBean
+	LockableCore.Meters lockableMeters(MeterRegistry registry, ObjectProvider<LockStore> store,
 			LockableProperties properties) {
 		LockStore lockStore = store.getIfUnique();
 		String storeName = (lockStore != null) ? lockStore.name() : properties.getStore().name().toLowerCase(Locale.ROOT);
-		return new MicrometerLockMetrics(registry, storeName);
+		return LockableCore.Meters.micrometer(registry, storeName);
 	}
 
 }

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockableConfigurationException;
 import io.github.lockable.StoreFailurePolicy;
-import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.LockableCore;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -317,7 +317,7 @@ public class LockableProperties implements InitializingBean {
 	 */
 	List<String> problems() {
 		List<String> problems = new ArrayList<>();
-		String prefixProblem = new LockKeys("lock", Integer.MAX_VALUE).problem(this.keyPrefix);
+		String prefixProblem = LockableCore.keyPrefixProblem(this.keyPrefix);
 		if (prefixProblem != null) {
 			problems.add("lockable.key-prefix " + prefixProblem);
 		}

@@ -8,7 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 
 import io.github.lockable.LockableConfigurationException;
-import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.LockStore;
@@ -43,7 +43,7 @@ class JdbcLockStoreAutoConfigurationTests {
 			this.runner.withBean(DataSource.class, () -> h2).withPropertyValues("lockable.store=jdbc").run((context) -> {
 				assertThat(context).hasSingleBean(JdbcLockStore.class).doesNotHaveBean(RedisLockStore.class);
 				LockStore store = context.getBean(LockStore.class);
-				assertThat(context.getBean(LockManager.class).store()).isSameAs(store);
+				assertThat(context.getBean(LockableCore.class).store()).isSameAs(store);
 				assertAcquires(store);
 				assertThat(count(h2, "lockable_lock")).isOne();
 			});

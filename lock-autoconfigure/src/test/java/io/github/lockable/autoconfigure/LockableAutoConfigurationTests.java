@@ -15,14 +15,11 @@ import reactor.core.publisher.Flux;
 import io.github.lockable.ConflictPolicy;
 import io.github.lockable.LockConflictException;
 import io.github.lockable.LockKeyResolver;
+import io.github.lockable.HeldLock;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
 import io.github.lockable.LockableConfigurationException;
-import io.github.lockable.core.LockKeys;
-import io.github.lockable.core.DefaultLockTemplate;
-import io.github.lockable.core.LockManager;
-import io.github.lockable.core.LockMetrics;
-import io.github.lockable.core.LockRenewals;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.store.file.FileLockStore;
 import io.github.lockable.store.memory.MemoryLockStore;
@@ -62,10 +59,10 @@ class LockableAutoConfigurationTests {
 	void redisIsTheDefaultStoreOnTheApplicationsLettuceConnectionFactory() {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(RedisLockStore.class)
-				.hasSingleBean(LockManager.class)
+				.hasSingleBean(LockableCore.class)
 				.hasSingleBean(LettuceConnectionFactory.class);
 			assertThat(lockableAdvisors(context)).hasSize(1);
-			assertThat(context.getBean(LockManager.class).store()).isSameAs(context.getBean(LockStore.class));
+			assertThat(context.getBean(LockableCore.class).store()).isSameAs(context.getBean(LockStore.class));
 			assertThat(context).doesNotHaveBean(LockableExceptionHandler.class);
 		});
 	}
@@ -75,6 +72,19 @@ class LockableAutoConfigurationTests {
 		this.runner.withPropertyValues("lockable.store=memory").run((context) -> {
 			assertThat(context).hasSingleBean(MemoryLockStore.class).doesNotHaveBean(RedisLockStore.class);
 		});
+	}
+
+	@Test
+	void locksWithoutMicrometerOnTheClassPath() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer."))
+			.withPropertyValues("lockable.store=memory")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(LockableCore.class);
+				LockTemplate locks = context.getBean(LockTemplate.class);
+				try (HeldLock held = locks.tryLock("no-micrometer", Duration.ofSeconds(30)).orElseThrow()) {
+					assertThat(locks.tryLock("no-micrometer", Duration.ofSeconds(30))).isEmpty();
+				}
+			});
 	}
 
 	@Test
@@ -117,7 +127,7 @@ class LockableAutoConfigurationTests {
 		this.runner.withPropertyValues("lockable.enabled=false", "lockable.store=memory")
 			.withUserConfiguration(JobConfiguration.class)
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(LockManager.class)
+				assertThat(context).doesNotHaveBean(LockableCore.class)
 					.doesNotHaveBean(LockStore.class);
 				assertThat(lockableAdvisors(context)).isEmpty();
 				assertThat(AopUtils.isAopProxy(context.getBean(Job.class))).isFalse();
@@ -128,7 +138,7 @@ class LockableAutoConfigurationTests {
 	void userDefinedStoreReplacesTheDefault() {
 		this.runner.withBean("customStore", LockStore.class, MemoryLockStore::new).run((context) -> {
 			assertThat(context).hasSingleBean(LockStore.class).doesNotHaveBean(RedisLockStore.class);
-			assertThat(context.getBean(LockManager.class).store()).isSameAs(context.getBean("customStore"));
+			assertThat(context.getBean(LockableCore.class).store()).isSameAs(context.getBean("customStore"));
 		});
 	}
 
@@ -142,10 +152,13 @@ class LockableAutoConfigurationTests {
 
 	@Test
 	void userDefinedBeansBackOff() {
-		LockKeys keys = new LockKeys("custom", 10);
+		LockableCore core = LockableCore.builder(new MemoryLockStore()).keyPrefix("custom").build();
 		this.runner.withPropertyValues("lockable.store=memory")
-			.withBean(LockKeys.class, () -> keys)
-			.run((context) -> assertThat(context.getBean(LockKeys.class)).isSameAs(keys));
+			.withBean(LockableCore.class, () -> core)
+			.run((context) -> {
+				assertThat(context.getBean(LockableCore.class)).isSameAs(core);
+				assertThat(context.getBean(LockTemplate.class)).isSameAs(core.template());
+			});
 	}
 
 	@Test
@@ -263,7 +276,7 @@ class LockableAutoConfigurationTests {
 	@Test
 	void invalidPropertiesFailStartupEvenWithTheApplicationsOwnBeans() {
 		this.runner.withPropertyValues("lockable.store=memory", "lockable.default-ttl=0s")
-			.withBean(LockKeys.class, () -> new LockKeys("mine", 100))
+			.withBean(LockableCore.class, () -> LockableCore.builder(new MemoryLockStore()).keyPrefix("mine").build())
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(rootCause(context.getStartupFailure()).getProblems())
@@ -275,13 +288,12 @@ class LockableAutoConfigurationTests {
 	void invalidPropertiesFailStartupWhenTheApplicationDefinesEveryBeanThatReadsThem() {
 		this.runner.withPropertyValues("lockable.default-ttl=0s", "lockable.default-conflict-policy=default")
 			.withBean(LockStore.class, MemoryLockStore::new)
-			.withBean(LockKeys.class, () -> new LockKeys("mine", 100))
-			.withBean(LockMetrics.class, () -> LockMetrics.NONE)
-			.withBean(LockRenewals.class, () -> new LockRenewals())
-			.withBean(LockManager.class, () -> new LockManager(new MemoryLockStore(), 0.5, LockMetrics.NONE))
+			.withBean(LockableCore.class, () -> LockableCore.builder(new MemoryLockStore()).keyPrefix("mine").build())
 			.withBean(LockTemplate.class,
-					() -> new DefaultLockTemplate(new LockManager(new MemoryLockStore(), 0.5, LockMetrics.NONE),
-							new LockKeys("mine", 100), new LockRenewals(), ConflictPolicy.SKIP, false))
+					() -> LockableCore.builder(new MemoryLockStore())
+						.defaultConflictPolicy(ConflictPolicy.SKIP)
+						.build()
+						.template())
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(rootCause(context.getStartupFailure()).getProblems()).containsExactly(
@@ -383,7 +395,7 @@ class LockableAutoConfigurationTests {
 		return context.getBeansOfType(Advisor.class)
 			.values()
 			.stream()
-			.filter((advisor) -> advisor.getClass().getName().equals("io.github.lockable.aop.LockableAdvisor"))
+			.filter((advisor) -> advisor.getClass().getName().equals("io.github.lockable.core.LockableAdvisor"))
 			.map(Ordered.class::cast)
 			.toList();
 	}
@@ -399,7 +411,8 @@ class LockableAutoConfigurationTests {
 
 	@Test
 	void staticKeyIsCheckedAgainstTheKeyRules() {
-		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> new LockKeys("a b", 10));
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> LockableCore.builder(new MemoryLockStore()).keyPrefix("a b").build());
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -4,21 +4,20 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.github.lockable.actuate.LockableEndpoint;
-import io.github.lockable.core.LockKeys;
-import io.github.lockable.core.LockManager;
-import io.github.lockable.core.LockMetrics;
+import io.github.lockable.core.LockableCore;
+import io.github.lockable.core.LockableEndpoint;
 import io.github.lockable.store.LockStoreHealth;
 import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.BootLine;
 import io.github.lockable.test.ForwardingLockStore;
 
+import org.springframework.aop.Advisor;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -38,7 +37,7 @@ class LockableEndpointAutoConfigurationTests {
 
 	@Test
 	void endpointIsNotAvailableUnlessExposed() {
-		this.runner.run((context) -> assertThat(context).hasSingleBean(LockManager.class)
+		this.runner.run((context) -> assertThat(context).hasSingleBean(LockableCore.class)
 			.doesNotHaveBean(LockableEndpoint.class));
 	}
 
@@ -61,7 +60,7 @@ class LockableEndpointAutoConfigurationTests {
 		this.runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=lockable")
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(LockManager.class)
+				.hasSingleBean(LockableCore.class)
 				.doesNotHaveBean(LockableEndpoint.class));
 	}
 
@@ -75,8 +74,8 @@ class LockableEndpointAutoConfigurationTests {
 	void aUserEndpointBacksOffOurs() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=lockable")
 			.withBean("myEndpoint", LockableEndpoint.class,
-					() -> new LockableEndpoint(new LockManager(new MemoryLockStore(), 1, LockMetrics.NONE),
-							new LockKeys("app", 100), List::of, LockMetrics.NONE))
+					() -> new LockableEndpoint(LockableCore.builder(new MemoryLockStore()).build(),
+							new StaticListableBeanFactory().getBeanProvider(Advisor.class)))
 			.run((context) -> assertThat(context).hasSingleBean(LockableEndpoint.class).hasBean("myEndpoint"));
 	}
 

@@ -24,7 +24,7 @@ import io.github.lockable.ConflictPolicy;
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockTemplate;
 import io.github.lockable.Lockable;
-import io.github.lockable.actuate.LockableEndpoint;
+import io.github.lockable.core.LockableEndpoint;
 import io.github.lockable.docs.DocsQuotes.Quote;
 import io.github.lockable.store.LockStore;
 import io.github.lockable.test.LocalHttp;

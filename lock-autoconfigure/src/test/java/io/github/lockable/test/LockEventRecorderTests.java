@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.core.LockEventListener;
+import io.github.lockable.core.LockableCore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,9 +17,9 @@ class LockEventRecorderTests {
 	@Test
 	void everyOutcomeOfTheCoreIsALockEventOutcome() {
 		assertThat(Arrays.stream(LockEvent.Outcome.values()).map(Enum::name))
-			.containsExactlyElementsOf(Arrays.stream(LockEventListener.Outcome.values()).map(Enum::name).toList());
+			.containsExactlyElementsOf(Arrays.stream(LockableCore.EventListener.Outcome.values()).map(Enum::name).toList());
 		LockEventRecorder recorder = new LockEventRecorder();
-		for (LockEventListener.Outcome outcome : LockEventListener.Outcome.values()) {
+		for (LockableCore.EventListener.Outcome outcome : LockableCore.EventListener.Outcome.values()) {
 			recorder.lockEvent("k", "m", outcome);
 		}
 		assertThat(recorder.events()).extracting(LockEvent::outcome).containsExactly(LockEvent.Outcome.values());
@@ -29,7 +29,7 @@ class LockEventRecorderTests {
 	void keepsTheNewestEventsOnly() {
 		LockEventRecorder recorder = new LockEventRecorder();
 		for (int i = 0; i < LockEventRecorder.MAX_EVENTS + 5; i++) {
-			recorder.lockEvent("key:" + i, "m", LockEventListener.Outcome.ACQUIRED);
+			recorder.lockEvent("key:" + i, "m", LockableCore.EventListener.Outcome.ACQUIRED);
 		}
 		assertThat(recorder.events()).hasSize(LockEventRecorder.MAX_EVENTS);
 		assertThat(recorder.events().get(0).key()).isEqualTo("key:5");

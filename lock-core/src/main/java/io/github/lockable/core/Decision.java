@@ -8,7 +8,7 @@ import io.github.lockable.store.LockHandle;
  * What a call does after its acquire attempt, as {@link LockFlow} decides it; the advice's
  * strategies and the template translate it into their kind of result.
  */
-public sealed interface Decision {
+sealed interface Decision {
 
 	/** Do not run: the policy is SKIP. */
 	Decision SKIP = new Skip();

@@ -22,7 +22,7 @@ import io.github.lockable.store.LockStoreException;
  * observation of the work under the lock, and releases through the {@link LockFlow} that
  * granted it; the events of its lock name hear the end of its work and its release.
  */
-public final class DefaultHeldLock implements HeldLock {
+final class DefaultHeldLock implements HeldLock {
 
 	private final LockFlow flow;
 

@@ -34,7 +34,7 @@ import org.springframework.util.ReflectionUtils;
  * observations and store-outage throttle as a {@code @Lockable} method: key rules and
  * prefix from {@link LockKeys}, several keys in one global order.
  */
-public final class DefaultLockTemplate implements LockTemplate {
+final class DefaultLockTemplate implements LockTemplate {
 
 	private static final Method TRY_LOCK = templateMethod("tryLock", String.class, Duration.class, Duration.class);
 

@@ -19,7 +19,7 @@ import io.github.lockable.store.LockLease;
  * should not pay. Adding and removing cost one concurrent map operation; the work is done
  * by {@link #snapshot()}, which reports key and timing only, never the token.
  */
-public final class HeldLocks {
+final class HeldLocks {
 
 	private final Set<LockHandle> handles = ConcurrentHashMap.newKeySet();
 

@@ -1,5 +1,6 @@
 package io.github.lockable.core;
 
+import io.github.lockable.core.LockableCore.EventListener;
 import java.time.Duration;
 
 import io.micrometer.observation.Observation;
@@ -17,7 +18,7 @@ import io.github.lockable.store.ReleaseResult;
  * from here reaches the meters (the user's {@link LockMetrics}, through
  * {@link GuardedLockMetrics}), the log ({@link LockLog}) and the call's observations
  * ({@link LockObservations}), so that the three always tell the same story, and to the
- * {@link LockEventListener} when there is one (the test kit's). The deciders
+ * {@link EventListener} when there is one (the test kit's). The deciders
  * ({@link AcquireDecisions}, {@link LockManager}, {@link LockRenewals}, {@link LockFlow})
  * say what happened; nothing else calls the meters or the log.
  * <p>
@@ -32,9 +33,9 @@ final class LockEvents {
 
 	private final GuardedLockMetrics metrics;
 
-	private final @Nullable LockEventListener listener;
+	private final @Nullable EventListener listener;
 
-	private LockEvents(GuardedLockMetrics metrics, @Nullable LockEventListener listener) {
+	private LockEvents(GuardedLockMetrics metrics, @Nullable EventListener listener) {
 		this.metrics = metrics;
 		this.listener = listener;
 	}
@@ -51,7 +52,7 @@ final class LockEvents {
 	 * As {@link #of(LockMetrics)}, with a listener to every call's outcomes.
 	 * @param listener hears each call's outcomes, or {@code null}
 	 */
-	static LockEvents of(LockMetrics metrics, @Nullable LockEventListener listener) {
+	static LockEvents of(LockMetrics metrics, @Nullable EventListener listener) {
 		GuardedLockMetrics guarded = GuardedLockMetrics.guard(metrics);
 		return (guarded == GuardedLockMetrics.NONE && listener == null) ? NONE : new LockEvents(guarded, listener);
 	}
@@ -78,7 +79,7 @@ final class LockEvents {
 		acquireEnded(result, waited);
 		LockObservations.acquired(acquisition, Outcome.ACQUIRED, null);
 		storeAnswered(operation, store);
-		tell(operation, result.handle().lease().key(), LockEventListener.Outcome.ACQUIRED);
+		tell(operation, result.handle().lease().key(), EventListener.Outcome.ACQUIRED);
 	}
 
 	/**
@@ -96,7 +97,7 @@ final class LockEvents {
 		else {
 			LockLog.conflicted(operation, key, store, held);
 		}
-		tell(operation, key, skipped ? LockEventListener.Outcome.SKIPPED : LockEventListener.Outcome.REFUSED);
+		tell(operation, key, skipped ? EventListener.Outcome.SKIPPED : EventListener.Outcome.REFUSED);
 	}
 
 	/**
@@ -109,7 +110,7 @@ final class LockEvents {
 		LockObservations.acquired(acquisition, Outcome.FAILED, failed.cause());
 		LockLog.storeFailed(operation, key, store, failed.cause(), proceeding,
 				operation.storeOutage().failed(failed.cause().getCode(), System.nanoTime()));
-		tell(operation, key, LockEventListener.Outcome.STORE_FAILED);
+		tell(operation, key, EventListener.Outcome.STORE_FAILED);
 	}
 
 	/**
@@ -178,9 +179,9 @@ final class LockEvents {
 			}
 		}
 		if (this.listener != null) {
-			tell(operation, key, (released == null) ? LockEventListener.Outcome.STORE_FAILED
-					: (released == ReleaseResult.NOT_OWNER) ? LockEventListener.Outcome.LOST
-							: LockEventListener.Outcome.RELEASED);
+			tell(operation, key, (released == null) ? EventListener.Outcome.STORE_FAILED
+					: (released == ReleaseResult.NOT_OWNER) ? EventListener.Outcome.LOST
+							: EventListener.Outcome.RELEASED);
 		}
 	}
 
@@ -204,8 +205,8 @@ final class LockEvents {
 		LockLog.lost(operation, key, store, handle.elapsed(), cause);
 	}
 
-	private void tell(LockOperation operation, String key, LockEventListener.Outcome outcome) {
-		LockEventListener eventListener = this.listener;
+	private void tell(LockOperation operation, String key, EventListener.Outcome outcome) {
+		EventListener eventListener = this.listener;
 		if (eventListener != null) {
 			try {
 				eventListener.lockEvent(operation.resourcePart(key), operation.description(), outcome);

@@ -31,7 +31,7 @@ import org.springframework.util.function.SingletonSupplier;
  * {@code TransactionAspectSupport} shares its logic between its blocking and reactive
  * paths.
  */
-public final class LockFlow {
+final class LockFlow {
 
 	private final SingletonSupplier<LockManager> lockManager;
 

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * How an instance names itself to the stores it holds locks in: {@code application@host},
  * or the host alone.
  */
-public final class LockHolders {
+final class LockHolders {
 
 	/** This process's id. */
 	static final long PID = ProcessHandle.current().pid();

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * {@code maxLength} characters of {@code A-Z a-z 0-9 : . _ -}. Checked by hand, not by a
  * regular expression: it runs on every call.
  */
-public final class LockKeys {
+final class LockKeys {
 
 	/** The allowed characters, as people read them in error messages. */
 	public static final String ALLOWED = "A-Z a-z 0-9 : . _ -";

@@ -1,5 +1,6 @@
 package io.github.lockable.core;
 
+import io.github.lockable.core.LockableCore.EventListener;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * ran out before its release, a holder close to its TTL, a store that did not answer.
  * Releases never throw, so a release problem never masks the locked work's own result.
  */
-public class LockManager {
+class LockManager {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockManager.class);
 
@@ -77,7 +78,7 @@ public class LockManager {
 	 * @param listener hears the outcomes of every call, or {@code null}
 	 */
 	public LockManager(LockStore store, double ttlWarningRatio, LockMetrics metrics, String instance,
-			@Nullable LockEventListener listener) {
+			@Nullable EventListener listener) {
 		this.instance = Objects.requireNonNull(instance, "instance must not be null");
 		this.store = Objects.requireNonNull(store, "store must not be null");
 		if (!(ttlWarningRatio > 0 && ttlWarningRatio <= 1)) {

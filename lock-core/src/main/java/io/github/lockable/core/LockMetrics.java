@@ -15,7 +15,7 @@ import io.github.lockable.store.ReleaseResult;
  * {@link io.github.lockable.LockTemplate} record on the metrics for lock name
  * {@value #TEMPLATE_LOCK}, asked for once too.
  */
-public interface LockMetrics {
+non-sealed interface LockMetrics extends LockableCore.Meters {
 
 	/**
 	 * Does nothing.

@@ -26,7 +26,7 @@ import org.springframework.util.function.SingletonSupplier;
  * granted, nothing here throws: an observation handler's trouble must not stand between
  * the lock and its release.
  */
-public final class LockObservations {
+final class LockObservations {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockObservations.class);
 

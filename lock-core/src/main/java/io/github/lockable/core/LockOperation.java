@@ -10,7 +10,7 @@ import io.github.lockable.ConflictPolicy;
  * {@code @Lockable} method, worked out once at startup, or a {@link io.github.lockable.LockTemplate}
  * call. It names the lock by its static key or resolver, never by a resolved key.
  */
-public interface LockOperation {
+interface LockOperation {
 
 	/**
 	 * How the log names the caller.

@@ -22,7 +22,7 @@ import io.github.lockable.store.LockHandle;
  * still on its way when the lock is released cannot bring the lock back: the store
  * extends only a key that still holds the owner's token, and a released key holds none.
  */
-public final class LockRenewals implements AutoCloseable {
+final class LockRenewals implements AutoCloseable {
 
 	private final ScheduledThreadPoolExecutor scheduler;
 

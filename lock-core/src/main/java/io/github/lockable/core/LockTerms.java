@@ -14,7 +14,7 @@ import io.github.lockable.store.LockHolder;
  * same terms go to the acquire, the renewals and the release of the lock, so that the
  * lock's events travel with it. Not a record: the events are internal.
  */
-public final class LockTerms {
+final class LockTerms {
 
 	private final Duration ttl;
 

@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * failure and then one summary per interval instead of an ERROR per attempt. Every failure
  * is still counted by the metrics; this only decides what is written to the log.
  */
-public final class OutageLogThrottle {
+final class OutageLogThrottle {
 
 	/** How often an ongoing outage is summarized. */
 	public static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);

@@ -9,8 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.lockable.HeldLock;
 import io.github.lockable.InvalidLockKeyException;
-import io.github.lockable.core.LockKeys;
-import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockableCore;
 import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockHolder;
 import io.github.lockable.store.LockListing;
@@ -38,27 +37,24 @@ final class DefaultLockableTestKit implements LockableTestKit {
 	private static final LockHolder HOLDER = new LockHolder("LockableTestKit", ProcessHandle.current().pid(),
 			"LockableTestKit.hold(String)");
 
-	private final LockManager lockManager;
-
-	private final LockKeys keys;
+	private final LockableCore core;
 
 	private final LockEventRecorder recorder;
 
 	private final AtomicBoolean resetFailureLogged = new AtomicBoolean();
 
-	DefaultLockableTestKit(LockManager lockManager, LockKeys keys, LockEventRecorder recorder) {
-		this.lockManager = lockManager;
-		this.keys = keys;
+	DefaultLockableTestKit(LockableCore core, LockEventRecorder recorder) {
+		this.core = core;
 		this.recorder = recorder;
 	}
 
 	@Override
 	public HeldLock hold(String key) {
-		String problem = this.keys.problem(key);
+		String problem = this.core.keyProblem(key);
 		if (problem != null) {
 			throw new InvalidLockKeyException("The lock key given to LockableTestKit.hold " + problem);
 		}
-		String fullKey = this.keys.withPrefix(key);
+		String fullKey = this.core.fullKey(key);
 		AcquireResult result = Stages.join(store().acquire(new LockRequest(fullKey, HOLD_TTL, true, HOLDER)));
 		if (result instanceof AcquireResult.Acquired acquired) {
 			return new KitHeldLock(key, acquired.handle());
@@ -83,7 +79,7 @@ final class DefaultLockableTestKit implements LockableTestKit {
 		catch (RuntimeException ex) {
 			if (this.resetFailureLogged.compareAndSet(false, true)) {
 				logger.warn("LockableTestKit could not release the locks under {} in the {} store between tests, so a "
-						+ "lock may outlive its test: {}", this.keys.prefix(), store().name(), ex.toString());
+						+ "lock may outlive its test: {}", this.core.keyPrefix(), store().name(), ex.toString());
 			}
 		}
 		finally {
@@ -93,7 +89,7 @@ final class DefaultLockableTestKit implements LockableTestKit {
 
 	private void releaseAll() {
 		for (int listings = 0; listings < MAX_LISTINGS; listings++) {
-			LockListing listing = Stages.join(store().locks(this.keys.prefix(), LISTING_LIMIT));
+			LockListing listing = Stages.join(store().locks(this.core.keyPrefix(), LISTING_LIMIT));
 			for (StoredLock lock : listing.locks()) {
 				Stages.join(store().forceRelease(lock.key()));
 			}
@@ -104,7 +100,7 @@ final class DefaultLockableTestKit implements LockableTestKit {
 	}
 
 	private LockStore store() {
-		return this.lockManager.store();
+		return this.core.store();
 	}
 
 }

@@ -3,13 +3,13 @@ package io.github.lockable.test;
 import java.util.ArrayDeque;
 import java.util.List;
 
-import io.github.lockable.core.LockEventListener;
+import io.github.lockable.core.LockableCore;
 
 /**
  * Keeps the calls' outcomes for {@link LockableTestKit#events()}: the newest
  * {@value #MAX_EVENTS}, so that a load test in a test context does not fill the heap.
  */
-final class LockEventRecorder implements LockEventListener {
+final class LockEventRecorder implements LockableCore.EventListener {
 
 	static final int MAX_EVENTS = 10_000;
 

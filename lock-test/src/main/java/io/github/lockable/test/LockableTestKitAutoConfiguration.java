@@ -1,7 +1,6 @@
 package io.github.lockable.test;
 
-import io.github.lockable.core.LockKeys;
-import io.github.lockable.core.LockManager;
+import io.github.lockable.core.LockableCore;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,7 +13,7 @@ import org.springframework.context.annotation.Bean;
  * tells it every event and the kit needs the lock manager.
  */
 @AutoConfiguration(afterName = "io.github.lockable.autoconfigure.LockableAutoConfiguration")
-@ConditionalOnBean(LockManager.class)
+@ConditionalOnBean(LockableCore.class)
 class LockableTestKitAutoConfiguration {
 
 	@Bean
@@ -25,8 +24,8 @@ class LockableTestKitAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockableTestKit.class)
-	DefaultLockableTestKit lockableTestKit(LockManager lockManager, LockKeys keys, LockEventRecorder recorder) {
-		return new DefaultLockableTestKit(lockManager, keys, recorder);
+	DefaultLockableTestKit lockableTestKit(LockableCore core, LockEventRecorder recorder) {
+		return new DefaultLockableTestKit(core, recorder);
 	}
 
 }

@@ -9,7 +9,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-import io.github.lockable.core.LockKeys;
+import io.github.lockable.core.LockableCore;
+import io.github.lockable.store.memory.MemoryLockStore;
 import io.github.lockable.test.HostileKeys;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisKeySlotPropertyTests {
 
-	private final LockKeys keys = new LockKeys("lock", 200);
+	private final LockableCore keys = LockableCore.builder(new MemoryLockStore()).build();
 
 	@Provide
 	Arbitrary<String> parts() {
