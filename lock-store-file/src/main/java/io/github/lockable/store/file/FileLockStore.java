@@ -51,8 +51,8 @@ import org.springframework.util.Assert;
  * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
  * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
  * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
- * {@link PollBackoff}). {@link #locks(String, int)} reads the lock files without the guard
- * (see {@link LockFileListing}); {@link #forceRelease(String)} deletes one under it.
+ * {@link PollBackoff}). {@link #locks(String, int)} reads the lock files without the guard;
+ * {@link #forceRelease(String)} deletes one under it.
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
@@ -278,10 +278,10 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<LockListing> locks(String prefix, int limit) {
 		Assert.isTrue(limit >= 1, () -> "limit must be at least 1, was " + limit);
-		return NonBlockingCallers.complete(() -> this.files.scan("list", "the locks under '" + prefix + "'", (real) -> {
+		return NonBlockingCallers.complete(() -> {
 			Instant now = now();
-			return LockFileListing.list(real, prefix, limit, now, (lock) -> isStale(lock, now));
-		}));
+			return this.files.list(prefix, limit, now, (lock) -> isStale(lock, now));
+		});
 	}
 
 	/**
