@@ -28,7 +28,6 @@ import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.NonBlockingCallers;
 import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.file.LockFileState.Present;
 import io.github.lockable.store.file.LockFileState.Unreadable;
 
 import org.springframework.util.Assert;
@@ -39,7 +38,7 @@ import org.springframework.util.Assert;
  * for several hosts, not even on a network file system: use the Redis store there.
  * <p>
  * A lock is a file {@code <name>.lock} (see {@link LockFileName}) holding metadata only
- * (see {@link LockFileFormat}), among it the owner's token and a fencing token from the
+ * (see {@link LockMetadata}), among it the owner's token and a fencing token from the
  * directory's {@link FencingCounter}. It is published atomically and exclusively, held
  * until its TTL runs out on the wall clock or its holder is known to be dead (see
  * {@link ProcessIdentity}), and every step that reads it and acts on it runs under the
@@ -193,8 +192,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	/** The answer for a lock that is held, or {@code null} if it is free or stale. */
 	private AcquireResult.@Nullable Held held(LockFileState state, Instant now, Duration ttl) {
-		if (state instanceof Present present) {
-			LockMetadata holder = present.metadata();
+		if (state instanceof LockMetadata holder) {
 			return isStale(holder, now) ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
 		}
 		if (state instanceof Unreadable unreadable && now.isBefore(unreadable.modified().plus(ttl))) {
@@ -212,8 +210,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	}
 
 	private static void logReclaim(String key, LockFileState state, Instant now) {
-		if (state instanceof Present present) {
-			LockMetadata holder = present.metadata();
+		if (state instanceof LockMetadata holder) {
 			boolean expired = holder.isExpired(now);
 			logger.atLevel(expired ? Level.INFO : Level.WARN)
 				.log("Reclaimed the lock '{}' of pid {} on {}: {}ms after {}", key, holder.holder().pid(),
@@ -300,16 +297,15 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 					return false;
 				}
 				Files.deleteIfExists(lock);
-				if (!(state instanceof Present present)) {
+				if (!(state instanceof LockMetadata holder)) {
 					return true;
 				}
 				Instant now = now();
-				if (isStale(present.metadata(), now)) {
+				if (isStale(holder, now)) {
 					return false;
 				}
 				logger.info("Force-released the lock '{}' of pid {} on {}, {}ms after it was taken", key,
-						present.metadata().holder().pid(), present.metadata().holder().host(),
-						present.metadata().age(now).toMillis());
+						holder.holder().pid(), holder.holder().host(), holder.age(now).toMillis());
 				return true;
 			});
 			// outside the guard, as for a release
@@ -320,12 +316,11 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	/** What the lock file says, if it holds the lease's token. */
 	private static @Nullable LockMetadata owned(Path lock, LockLease lease) throws IOException {
-		return (LockDirectory.read(lock) instanceof Present present && present.metadata().isOwnedBy(lease.token()))
-				? present.metadata() : null;
+		return (LockDirectory.read(lock) instanceof LockMetadata holder && holder.isOwnedBy(lease.token())) ? holder : null;
 	}
 
 	private static byte[] bytes(LockMetadata metadata) {
-		return LockFileFormat.write(metadata).getBytes(StandardCharsets.US_ASCII);
+		return metadata.write().getBytes(StandardCharsets.US_ASCII);
 	}
 
 	private Instant now() {

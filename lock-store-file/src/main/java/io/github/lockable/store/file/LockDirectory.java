@@ -35,8 +35,7 @@ import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.StoredLock;
-import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
-import io.github.lockable.store.file.LockFileState.Present;
+import io.github.lockable.store.file.LockMetadata.MalformedLockFileException;
 
 /**
  * The lock directory of a store: created owner-only when first needed (again if it was
@@ -107,15 +106,15 @@ final class LockDirectory {
 			try (DirectoryStream<Path> files = Files.newDirectoryStream(real, "*.lock")) {
 				for (Path file : files) {
 					String name = file.getFileName().toString();
-					if (name.startsWith(".") || !mayMatch.test(name) || !(read(file) instanceof Present present)
-							|| !present.metadata().job().startsWith(prefix) || stale.test(present.metadata())) {
+					if (name.startsWith(".") || !mayMatch.test(name) || !(read(file) instanceof LockMetadata lock)
+							|| !lock.job().startsWith(prefix) || stale.test(lock)) {
 						continue;
 					}
 					if (locks.size() == limit) {
 						truncated = true;
 						break;
 					}
-					locks.add(stored(present.metadata(), now));
+					locks.add(stored(lock, now));
 				}
 			}
 			locks.sort(Comparator.comparing(StoredLock::key));
@@ -210,7 +209,7 @@ final class LockDirectory {
 		try {
 			try {
 				if (Files.size(lock) <= MAX_SIZE) {
-					return new Present(LockFileFormat.read(Files.readString(lock)));
+					return LockMetadata.read(Files.readString(lock));
 				}
 			}
 			catch (CharacterCodingException | MalformedLockFileException ex) {
