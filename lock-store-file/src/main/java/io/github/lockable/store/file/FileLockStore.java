@@ -39,18 +39,19 @@ import org.springframework.util.Assert;
  * <p>
  * A lock is a file {@code <name>.lock} (see {@link LockFileName}) holding metadata only
  * (see {@link LockMetadata}), among it the owner's token and a fencing token from the
- * directory's {@link FencingCounter}. It is published atomically and exclusively, held
- * until its TTL runs out on the wall clock or its holder is known to be dead (see
- * {@link ProcessIdentity}), and every step that reads it and acts on it runs under the
- * directory's {@link LockGuard}, so a release or extend changes only a lock file that
- * holds the caller's token. A directory another user could tamper with is refused (see
- * {@link DirectorySafety}): by the constructor with an {@link UnsafeLockDirectoryException},
- * later by every call with the code {@code UNSAFE_DIRECTORY}. A failed file operation is a
- * {@link LockStoreException} (an {@link AcquireResult.Failed} from acquire) coded as
- * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
- * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
- * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
- * {@link PollBackoff}). {@link #locks(String, int)} reads the lock files without the guard;
+ * directory's counter. It is published atomically and exclusively, held until its TTL runs
+ * out on the wall clock or its holder is known to be dead (see {@link ProcessIdentity}),
+ * and every step that reads it and acts on it runs under the directory's {@link LockGuard},
+ * which also keeps the counter, so a release or extend changes only a lock file that holds
+ * the caller's token. A directory another user could tamper with is refused (see
+ * {@link DirectorySafety}): by the constructor with an
+ * {@link UnsafeLockDirectoryException}, later by every call with the code
+ * {@code UNSAFE_DIRECTORY}. A failed file operation is a {@link LockStoreException} (an
+ * {@link AcquireResult.Failed} from acquire) coded as {@link LockDirectory} says. The file
+ * work runs on the calling thread unless that thread must not block (see
+ * {@link NonBlockingCallers}). Another process's release is seen only by reading the file,
+ * so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
+ * {@link #locks(String, int)} reads the lock files without the guard;
  * {@link #forceRelease(String)} deletes one under it.
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
@@ -176,7 +177,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 		if (held != null) {
 			return held;
 		}
-		LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
+		LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), LockGuard.nextFencingToken(real),
 				this.identity, now, now.plus(request.ttl()), this.version,
 				(request.holder() != null) ? request.holder().instance() : null,
 				(request.holder() != null) ? request.holder().method() : null);
