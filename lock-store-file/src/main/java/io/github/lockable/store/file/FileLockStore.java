@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -145,28 +144,15 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Creates a free lock with the atomic, exclusive create, and replaces a stale one. */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return NonBlockingCallers.complete(new Acquire(this, request, System.nanoTime()));
-	}
-
-	/** One acquire: the work of its stage and the step under the guard, one object for both. */
-	private record Acquire(FileLockStore store, LockRequest request, long requested)
-			implements Supplier<AcquireResult>, LockGuard.Step<AcquireResult> {
-
-		@Override
-		public AcquireResult get() {
+		long requested = System.nanoTime();
+		return NonBlockingCallers.complete(() -> {
 			try {
-				return this.store.files.run("acquire", this.request.key(), this);
+				return this.files.run("acquire", request.key(), (real) -> acquireUnderGuard(real, request, requested));
 			}
 			catch (LockStoreException ex) {
 				return new AcquireResult.Failed(ex);
 			}
-		}
-
-		@Override
-		public AcquireResult run(Path real) throws IOException {
-			return this.store.acquireUnderGuard(real, this.request, this.requested);
-		}
-
+		});
 	}
 
 	private AcquireResult acquireUnderGuard(Path real, LockRequest request, long requested) throws IOException {
@@ -337,9 +323,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 		return this.backoff.await(key, maxWait);
 	}
 
-	/**
-	 * Wakes every waiter of {@link #awaitRelease}; the store keeps working.
-	 */
+	/** Wakes every waiter of {@link #awaitRelease}; the store keeps working. */
 	@Override
 	public void close() {
 		this.backoff.releasedAll();

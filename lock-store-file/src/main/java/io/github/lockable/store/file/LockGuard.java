@@ -144,9 +144,7 @@ final class LockGuard {
 		throw new IOException("Fencing counter " + counter + " is not a number");
 	}
 
-	/**
-	 * A step on the lock files of the directory, run under its guard.
-	 */
+	/** A step on the lock files of the directory, run under its guard. */
 	@FunctionalInterface
 	interface Step<T> {
 

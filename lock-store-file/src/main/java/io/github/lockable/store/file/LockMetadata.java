@@ -65,7 +65,7 @@ import org.jspecify.annotations.Nullable;
 record LockMetadata(String job, String token, long fencingToken, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
 		@Nullable String version, @Nullable String instance, @Nullable String method) implements LockFileState {
 
-	static final int FORMAT = 1;
+	private static final int FORMAT = 1;
 
 	private static final String STRING = "\"(?:[^\"\\\\\\x00-\\x1f]++|\\\\[\"\\\\/bfnrt]|\\\\u[0-9A-Fa-f]{4})*+\"";
 
