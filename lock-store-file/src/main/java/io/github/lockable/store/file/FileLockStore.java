@@ -27,7 +27,8 @@ import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.NonBlockingCallers;
 import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.file.LockFileState.Unreadable;
+import io.github.lockable.store.file.LockDirectory.LockFileState;
+import io.github.lockable.store.file.LockDirectory.LockFileState.Unreadable;
 
 import org.springframework.util.Assert;
 

@@ -204,6 +204,24 @@ final class LockDirectory {
 		return real;
 	}
 
+	/**
+	 * What a lock file holds: nothing ({@link Missing}), a complete lock ({@link LockMetadata}),
+	 * or something half written, damaged or foreign ({@link Unreadable}, last modified then).
+	 */
+	sealed interface LockFileState permits LockFileState.Missing, LockMetadata, LockFileState.Unreadable {
+
+		enum Missing implements LockFileState {
+
+			INSTANCE
+
+		}
+
+		record Unreadable(Instant modified) implements LockFileState {
+
+		}
+
+	}
+
 	/** The lock file's state; one removed at any point of the reading is missing. */
 	static LockFileState read(Path lock) throws IOException {
 		try {

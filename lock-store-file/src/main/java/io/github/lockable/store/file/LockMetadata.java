@@ -63,7 +63,8 @@ import org.jspecify.annotations.Nullable;
  * request named it
  */
 record LockMetadata(String job, String token, long fencingToken, ProcessIdentity holder, Instant startedAt, Instant expiresAt,
-		@Nullable String version, @Nullable String instance, @Nullable String method) implements LockFileState {
+		@Nullable String version, @Nullable String instance, @Nullable String method)
+		implements LockDirectory.LockFileState {
 
 	private static final int FORMAT = 1;
 
