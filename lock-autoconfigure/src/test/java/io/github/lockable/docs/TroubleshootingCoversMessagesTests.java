@@ -121,7 +121,7 @@ class TroubleshootingCoversMessagesTests {
 						+ "always or never, and the Cluster tests build it");
 		internal.put("RedisSubscriber.java: The Redis pub/sub connection closed while opening",
 				"logged at DEBUG only; waiters poll until the next wait opens the connection again");
-		internal.put("LockFileFormat.java: ...", malformed);
+		internal.put("LockMetadata.java: ...", malformed);
 		internal.put("FileLockStore.java: limit must be at least 1 ...", "a guard of the store SPI: the endpoint lists with "
 				+ "a fixed limit");
 		internal.put("JdbcLockStore.java: limit must be at least 1 ...", "as for FileLockStore");

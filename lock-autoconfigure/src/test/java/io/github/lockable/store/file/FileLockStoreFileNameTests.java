@@ -50,7 +50,7 @@ class FileLockStoreFileNameTests {
 			.handle();
 		try (Stream<Path> files = Files.list(directory)) {
 			List<Path> lockFiles = files
-				.filter((file) -> !Set.of(LockGuard.FILE_NAME, FencingCounter.FILE_NAME)
+				.filter((file) -> !Set.of(LockGuard.FILE_NAME, LockGuard.COUNTER_FILE_NAME)
 					.contains(file.getFileName().toString()))
 				.toList();
 			assertThat(lockFiles).hasSize(1);

@@ -18,7 +18,7 @@ import io.github.lockable.store.AcquireResult;
 import io.github.lockable.store.LockLease;
 import io.github.lockable.store.LockRequest;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
+import io.github.lockable.store.file.LockMetadata.MalformedLockFileException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -39,55 +39,55 @@ class FileLockStoreLockFileTests {
 	void formatRoundTripsEveryField() throws MalformedLockFileException {
 		ProcessIdentity holder = new ProcessIdentity("host-\"1\"\\", 77, "boot", "pid:[4026531836]", 123456L);
 		LockMetadata metadata = new LockMetadata("job \"quoted\" \\ tab\t nl\n é 잠금 \u0001", "token-1", 42, holder,
-				Instant.parse("2026-07-27T23:00:00.120Z"), Instant.parse("2026-07-27T23:30:00.120Z"), "1.0 \"beta\"");
-		String content = LockFileFormat.write(metadata);
+				Instant.parse("2026-07-27T23:00:00.120Z"), Instant.parse("2026-07-27T23:30:00.120Z"), "1.0 \"beta\"", null, null);
+		String content = metadata.write();
 		assertThat(content).matches("[\\x20-\\x7e\\n]*");
-		assertThat(LockFileFormat.read(content)).isEqualTo(metadata);
+		assertThat(LockMetadata.read(content)).isEqualTo(metadata);
 	}
 
 	@Test
 	void unknownIdentityAndVersionAreNull() throws MalformedLockFileException {
 		LockMetadata metadata = new LockMetadata("job", "token", 1, new ProcessIdentity("h", 1, null, null, null),
-				Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null);
-		assertThat(LockFileFormat.read(LockFileFormat.write(metadata))).isEqualTo(metadata);
+				Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null, null, null);
+		assertThat(LockMetadata.read(metadata.write())).isEqualTo(metadata);
 	}
 
 	@Test
 	void lockFileWithoutFencingTokenReadsAsTokenZero() throws MalformedLockFileException {
-		String content = LockFileFormat.write(LockFileFixtures.expired("job"));
+		String content = LockFileFixtures.expired("job").write();
 		String old = content.replaceFirst(",\\s*\"fencingToken\": \\d+", "");
 		assertThat(old).doesNotContain("fencingToken");
-		assertThat(LockFileFormat.read(old).fencingToken()).isZero();
-		assertThat(LockFileFormat.read(content).fencingToken()).isEqualTo(1);
+		assertThat(LockMetadata.read(old).fencingToken()).isZero();
+		assertThat(LockMetadata.read(content).fencingToken()).isEqualTo(1);
 	}
 
 	@Test
 	void everyTruncationOfALockFileIsMalformed() {
-		String content = LockFileFormat.write(LockFileFixtures.expired("job"));
+		String content = LockFileFixtures.expired("job").write();
 		int complete = content.lastIndexOf('}') + 1;
 		for (int length = 0; length < complete; length++) {
 			String partial = content.substring(0, length);
 			assertThatExceptionOfType(MalformedLockFileException.class).as("first %d characters", length)
-				.isThrownBy(() -> LockFileFormat.read(partial));
+				.isThrownBy(() -> LockMetadata.read(partial));
 		}
 	}
 
 	@Test
 	void unknownFieldsAreIgnoredButDuplicatesWrongTypesAndTrailingContentAreNot() throws MalformedLockFileException {
-		String content = LockFileFormat.write(LockFileFixtures.expired("job"));
+		String content = LockFileFixtures.expired("job").write();
 		String withExtra = content.replace("\"format\": 1,", "\"format\": 1, \"future\": true, \"note\": \"x\",");
-		assertThat(LockFileFormat.read(withExtra).job()).isEqualTo("job");
+		assertThat(LockMetadata.read(withExtra).job()).isEqualTo("job");
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read(content.replace("\"format\": 1,", "\"token\": \"forged\",")));
+			.isThrownBy(() -> LockMetadata.read(content.replace("\"format\": 1,", "\"token\": \"forged\",")));
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read(content.replaceFirst("\"pid\": \\d+", "\"pid\": \"12\"")));
+			.isThrownBy(() -> LockMetadata.read(content.replaceFirst("\"pid\": \\d+", "\"pid\": \"12\"")));
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read(content + "{}"));
+			.isThrownBy(() -> LockMetadata.read(content + "{}"));
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat
+			.isThrownBy(() -> LockMetadata
 				.read(content.replaceFirst("\"expiresAt\": \"[^\"]+\"", "\"expiresAt\": \"soon\"")));
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read(content.replaceFirst(",\\s*\"token\": \"[^\"]+\"", "")));
+			.isThrownBy(() -> LockMetadata.read(content.replaceFirst(",\\s*\"token\": \"[^\"]+\"", "")));
 	}
 
 	@ParameterizedTest

@@ -178,7 +178,7 @@ class FileLockStoreTests extends LockStoreContract {
 		}
 		try (Stream<Path> files = Files.list(this.directory)) {
 			assertThat(files).map((file) -> file.getFileName().toString())
-				.containsExactlyInAnyOrder(LockGuard.FILE_NAME, FencingCounter.FILE_NAME);
+				.containsExactlyInAnyOrder(LockGuard.FILE_NAME, LockGuard.COUNTER_FILE_NAME);
 		}
 	}
 
@@ -187,7 +187,7 @@ class FileLockStoreTests extends LockStoreContract {
 		long first = acquired(key("fence-a"), LONG_TTL).handle().lease().fencingToken();
 		long second = acquired(key("fence-b"), LONG_TTL).handle().lease().fencingToken();
 		assertThat(second).isGreaterThan(first);
-		Path counter = this.directory.resolve(FencingCounter.FILE_NAME);
+		Path counter = this.directory.resolve(LockGuard.COUNTER_FILE_NAME);
 		assertThat(Files.readString(counter).strip()).isEqualTo(Long.toString(second));
 		if (DirectorySafety.isPosix(counter)) {
 			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(counter))).isEqualTo("rw-------");
@@ -207,7 +207,7 @@ class FileLockStoreTests extends LockStoreContract {
 	void deletedFencingCounterStartsAgainAboveEveryEarlierToken() throws IOException {
 		LockHandle first = acquired(key("fence-deleted"), LONG_TTL).handle();
 		Stages.join(first.release());
-		Files.delete(this.directory.resolve(FencingCounter.FILE_NAME));
+		Files.delete(this.directory.resolve(LockGuard.COUNTER_FILE_NAME));
 		// Whatever removes the counter (a reboot that clears /run/lock) takes longer than the clock's millisecond.
 		await().until(() -> System.currentTimeMillis() * 1000 > first.lease().fencingToken());
 		LockHandle second = acquired(key("fence-deleted"), LONG_TTL).handle();
@@ -218,7 +218,7 @@ class FileLockStoreTests extends LockStoreContract {
 	@Test
 	void damagedFencingCounterFailsTheAcquireRatherThanStartAgain() throws IOException {
 		Stages.join(acquired(key("fence-first"), LONG_TTL).handle().release());
-		Files.writeString(this.directory.resolve(FencingCounter.FILE_NAME), "not a number");
+		Files.writeString(this.directory.resolve(LockGuard.COUNTER_FILE_NAME), "not a number");
 		AcquireResult result = Stages.join(this.store.acquire(new LockRequest(key("fence-damaged"), LONG_TTL)));
 		assertThat(result).isInstanceOf(AcquireResult.Failed.class);
 		assertThat(((AcquireResult.Failed) result).cause()).hasMessageContaining("is not a number");

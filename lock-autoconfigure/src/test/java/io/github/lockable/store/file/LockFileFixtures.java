@@ -28,7 +28,7 @@ final class LockFileFixtures {
 	}
 
 	static LockMetadata metadata(String key, ProcessIdentity holder, Instant startedAt, Duration ttl) {
-		return new LockMetadata(key, UUID.randomUUID().toString(), 1, holder, startedAt, startedAt.plus(ttl), "0.9.0");
+		return new LockMetadata(key, UUID.randomUUID().toString(), 1, holder, startedAt, startedAt.plus(ttl), "0.9.0", null, null);
 	}
 
 	/** A lock that expired a minute ago, of a holder that is not known to be dead. */
@@ -41,7 +41,7 @@ final class LockFileFixtures {
 	}
 
 	static void write(Path directory, LockMetadata metadata) {
-		write(directory, metadata.job(), LockFileFormat.write(metadata));
+		write(directory, metadata.job(), metadata.write());
 	}
 
 	static void write(Path directory, String key, String content) {

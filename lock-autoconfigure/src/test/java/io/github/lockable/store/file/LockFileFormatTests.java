@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
+import io.github.lockable.store.file.LockMetadata.MalformedLockFileException;
 
 import org.springframework.boot.json.BasicJsonParser;
 
@@ -21,7 +21,7 @@ class LockFileFormatTests {
 	static final LockMetadata FULL = new LockMetadata("lock:daily-report", "3f0c9a2e-5b1d-4c7e-9f10-2a6b8d4e1c33", 17,
 			new ProcessIdentity("build-01", 4312, "f5d0c3a6-c428-46de-b60f-11f94f17c408", "pid:[4026531836]",
 					81234567L),
-			Instant.parse("2026-07-27T23:00:00.120Z"), Instant.parse("2026-07-27T23:30:00.120Z"), "1.4.2");
+			Instant.parse("2026-07-27T23:00:00.120Z"), Instant.parse("2026-07-27T23:30:00.120Z"), "1.4.2", null, null);
 
 	static final String FULL_FILE = """
 			{
@@ -41,7 +41,7 @@ class LockFileFormatTests {
 			""";
 
 	static final LockMetadata UNKNOWNS = new LockMetadata("job", "t", 0, new ProcessIdentity("h", 1, null, null, null),
-			Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null);
+			Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null, null, null);
 
 	static final String UNKNOWNS_FILE = """
 			{
@@ -63,7 +63,7 @@ class LockFileFormatTests {
 	static final LockMetadata QUOTED = new LockMetadata("reports/eu \"daily\" \\ é 잠금", "token-2", 9_007_199_254_740_993L,
 			new ProcessIdentity("host-2", 2147483647, "boot", "pid:[1]", -1L),
 			Instant.parse("2026-07-27T23:00:00.123456789Z"), Instant.parse("2026-07-28T00:00:00Z"),
-			"1.5.0-SNAPSHOT+3f2a1c9");
+			"1.5.0-SNAPSHOT+3f2a1c9", null, null);
 
 	static final String QUOTED_FILE = """
 			{
@@ -99,23 +99,23 @@ class LockFileFormatTests {
 
 	@Test
 	void writesTheExactBytesOfTheFormat() {
-		assertThat(LockFileFormat.write(FULL)).isEqualTo(FULL_FILE);
-		assertThat(LockFileFormat.write(UNKNOWNS)).isEqualTo(UNKNOWNS_FILE);
-		assertThat(LockFileFormat.write(QUOTED)).isEqualTo(QUOTED_FILE);
+		assertThat(FULL.write()).isEqualTo(FULL_FILE);
+		assertThat(UNKNOWNS.write()).isEqualTo(UNKNOWNS_FILE);
+		assertThat(QUOTED.write()).isEqualTo(QUOTED_FILE);
 	}
 
 	@Test
 	void readsTheExactBytesOfTheFormat() throws MalformedLockFileException {
-		assertThat(LockFileFormat.read(FULL_FILE)).isEqualTo(FULL);
-		assertThat(LockFileFormat.read(UNKNOWNS_FILE)).isEqualTo(UNKNOWNS);
-		assertThat(LockFileFormat.read(QUOTED_FILE)).isEqualTo(QUOTED);
+		assertThat(LockMetadata.read(FULL_FILE)).isEqualTo(FULL);
+		assertThat(LockMetadata.read(UNKNOWNS_FILE)).isEqualTo(UNKNOWNS);
+		assertThat(LockMetadata.read(QUOTED_FILE)).isEqualTo(QUOTED);
 	}
 
 	@Test
 	void readsAFileFromBeforeFencingTokensAsTokenZero() throws MalformedLockFileException {
-		assertThat(LockFileFormat.read(PRE_FENCING_FILE)).isEqualTo(new LockMetadata("lock:nightly-export",
+		assertThat(LockMetadata.read(PRE_FENCING_FILE)).isEqualTo(new LockMetadata("lock:nightly-export",
 				"0b5e7d2c-1a4f-4e6b-8c3d-9f2e1a7b6c50", 0, new ProcessIdentity("batch-02", 977, null, null, null),
-				Instant.parse("2025-12-01T02:00:00Z"), Instant.parse("2025-12-01T02:15:00.5Z"), "0.9.0"));
+				Instant.parse("2025-12-01T02:00:00Z"), Instant.parse("2025-12-01T02:15:00.5Z"), "0.9.0", null, null));
 	}
 
 	/** A request that named its holder: two fields more, after the host, which older readers ignore. */
@@ -123,12 +123,12 @@ class LockFileFormatTests {
 	void holderOfTheRequestIsWrittenAfterTheHostAndReadBack() throws MalformedLockFileException {
 		LockMetadata named = new LockMetadata("lock:daily-report", "t", 17, new ProcessIdentity("build-01", 4312, null, null, null),
 				Instant.EPOCH, Instant.EPOCH.plusSeconds(1), null, "reports@build-01", "DailyReport.run(\"eu\")");
-		String content = LockFileFormat.write(named);
+		String content = named.write();
 		assertThat(content).contains("\n  \"host\": \"build-01\",\n  \"instance\": \"reports@build-01\",\n"
 				+ "  \"method\": \"DailyReport.run(\\\"eu\\\")\",\n  \"startedAt\"");
-		assertThat(LockFileFormat.read(content)).isEqualTo(named);
-		assertThat(LockFileFormat.read(FULL_FILE).instance()).isNull();
-		assertThat(LockFileFormat.read(FULL_FILE).method()).isNull();
+		assertThat(LockMetadata.read(content)).isEqualTo(named);
+		assertThat(LockMetadata.read(FULL_FILE).instance()).isNull();
+		assertThat(LockMetadata.read(FULL_FILE).method()).isNull();
 	}
 
 	@Test
@@ -150,7 +150,7 @@ class LockFileFormatTests {
 		assertThat(content).contains("\"job\": \"tab\\t nl\\n cr\\r \\u0001 \\u007F \\u009F\",");
 		String hex = "\"job\": \"tab\\u0009 nl\\u000a cr\\u000d \\u0001 \\u007f \\u009f\",";
 		String old = content.replaceFirst("\"job\": .*\n", Matcher.quoteReplacement(hex + "\n"));
-		assertThat(LockFileFormat.read(old).job()).isEqualTo(job);
+		assertThat(LockMetadata.read(old).job()).isEqualTo(job);
 	}
 
 	/**
@@ -170,16 +170,16 @@ class LockFileFormatTests {
 		assertThat(boot.parseMap("{\"host\": \"a\", \"pid\": 1")).as("a truncated object").containsEntry("pid", 1L);
 
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read("{\"pid\": 1} trailing"));
+			.isThrownBy(() -> LockMetadata.read("{\"pid\": 1} trailing"));
 		assertThatExceptionOfType(MalformedLockFileException.class)
-			.isThrownBy(() -> LockFileFormat.read("{\"host\": \"a\", \"pid\": 1"));
+			.isThrownBy(() -> LockMetadata.read("{\"host\": \"a\", \"pid\": 1"));
 	}
 
 	private static String writtenAndReadBack(String job) throws MalformedLockFileException {
 		LockMetadata metadata = new LockMetadata(job, "t", 1, new ProcessIdentity("h", 1, null, null, null),
-				Instant.EPOCH, Instant.EPOCH, null);
-		String content = LockFileFormat.write(metadata);
-		assertThat(LockFileFormat.read(content)).isEqualTo(metadata);
+				Instant.EPOCH, Instant.EPOCH, null, null, null);
+		String content = metadata.write();
+		assertThat(LockMetadata.read(content)).isEqualTo(metadata);
 		return content;
 	}
 

@@ -42,7 +42,7 @@ class LockFileNamePropertyTests {
 
 	private static final int MAX_NAME_LENGTH = LockFileName.READABLE_LENGTH + 1 + 64 + ".lock".length();
 
-	private static final Set<String> BOOKKEEPING = Set.of(LockGuard.FILE_NAME, FencingCounter.FILE_NAME);
+	private static final Set<String> BOOKKEEPING = Set.of(LockGuard.FILE_NAME, LockGuard.COUNTER_FILE_NAME);
 
 	private static Path root;
 

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -28,8 +27,8 @@ import io.github.lockable.store.LockTokens;
 import io.github.lockable.store.NonBlockingCallers;
 import io.github.lockable.store.PollBackoff;
 import io.github.lockable.store.ReleaseResult;
-import io.github.lockable.store.file.LockFileState.Present;
-import io.github.lockable.store.file.LockFileState.Unreadable;
+import io.github.lockable.store.file.LockDirectory.LockFileState;
+import io.github.lockable.store.file.LockDirectory.LockFileState.Unreadable;
 
 import org.springframework.util.Assert;
 
@@ -39,20 +38,21 @@ import org.springframework.util.Assert;
  * for several hosts, not even on a network file system: use the Redis store there.
  * <p>
  * A lock is a file {@code <name>.lock} (see {@link LockFileName}) holding metadata only
- * (see {@link LockFileFormat}), among it the owner's token and a fencing token from the
- * directory's {@link FencingCounter}. It is published atomically and exclusively, held
- * until its TTL runs out on the wall clock or its holder is known to be dead (see
- * {@link ProcessIdentity}), and every step that reads it and acts on it runs under the
- * directory's {@link LockGuard}, so a release or extend changes only a lock file that
- * holds the caller's token. A directory another user could tamper with is refused (see
- * {@link DirectorySafety}): by the constructor with an {@link UnsafeLockDirectoryException},
- * later by every call with the code {@code UNSAFE_DIRECTORY}. A failed file operation is a
- * {@link LockStoreException} (an {@link AcquireResult.Failed} from acquire) coded as
- * {@link LockDirectory} says. The file work runs on the calling thread unless that thread
- * must not block (see {@link NonBlockingCallers}). Another process's release is seen only
- * by reading the file, so {@link #awaitRelease(String, Duration)} polls (see
- * {@link PollBackoff}). {@link #locks(String, int)} reads the lock files without the guard
- * (see {@link LockFileListing}); {@link #forceRelease(String)} deletes one under it.
+ * (see {@link LockMetadata}), among it the owner's token and a fencing token from the
+ * directory's counter. It is published atomically and exclusively, held until its TTL runs
+ * out on the wall clock or its holder is known to be dead (see {@link ProcessIdentity}),
+ * and every step that reads it and acts on it runs under the directory's {@link LockGuard},
+ * which also keeps the counter, so a release or extend changes only a lock file that holds
+ * the caller's token. A directory another user could tamper with is refused (see
+ * {@link DirectorySafety}): by the constructor with an
+ * {@link UnsafeLockDirectoryException}, later by every call with the code
+ * {@code UNSAFE_DIRECTORY}. A failed file operation is a {@link LockStoreException} (an
+ * {@link AcquireResult.Failed} from acquire) coded as {@link LockDirectory} says. The file
+ * work runs on the calling thread unless that thread must not block (see
+ * {@link NonBlockingCallers}). Another process's release is seen only by reading the file,
+ * so {@link #awaitRelease(String, Duration)} polls (see {@link PollBackoff}).
+ * {@link #locks(String, int)} reads the lock files without the guard;
+ * {@link #forceRelease(String)} deletes one under it.
  */
 public final class FileLockStore implements LockStore, LockStoreHealth, AutoCloseable {
 
@@ -145,28 +145,15 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	/** Creates a free lock with the atomic, exclusive create, and replaces a stale one. */
 	@Override
 	public CompletionStage<AcquireResult> acquire(LockRequest request) {
-		return NonBlockingCallers.complete(new Acquire(this, request, System.nanoTime()));
-	}
-
-	/** One acquire: the work of its stage and the step under the guard, one object for both. */
-	private record Acquire(FileLockStore store, LockRequest request, long requested)
-			implements Supplier<AcquireResult>, LockGuard.Step<AcquireResult> {
-
-		@Override
-		public AcquireResult get() {
+		long requested = System.nanoTime();
+		return NonBlockingCallers.complete(() -> {
 			try {
-				return this.store.files.run("acquire", this.request.key(), this);
+				return this.files.run("acquire", request.key(), (real) -> acquireUnderGuard(real, request, requested));
 			}
 			catch (LockStoreException ex) {
 				return new AcquireResult.Failed(ex);
 			}
-		}
-
-		@Override
-		public AcquireResult run(Path real) throws IOException {
-			return this.store.acquireUnderGuard(real, this.request, this.requested);
-		}
-
+		});
 	}
 
 	private AcquireResult acquireUnderGuard(Path real, LockRequest request, long requested) throws IOException {
@@ -177,7 +164,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 		if (held != null) {
 			return held;
 		}
-		LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), FencingCounter.next(real),
+		LockMetadata mine = new LockMetadata(request.key(), LockTokens.next(), LockGuard.nextFencingToken(real),
 				this.identity, now, now.plus(request.ttl()), this.version,
 				(request.holder() != null) ? request.holder().instance() : null,
 				(request.holder() != null) ? request.holder().method() : null);
@@ -193,8 +180,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	/** The answer for a lock that is held, or {@code null} if it is free or stale. */
 	private AcquireResult.@Nullable Held held(LockFileState state, Instant now, Duration ttl) {
-		if (state instanceof Present present) {
-			LockMetadata holder = present.metadata();
+		if (state instanceof LockMetadata holder) {
 			return isStale(holder, now) ? null : new AcquireResult.Held(holder.remainingTtl(now), holder.age(now));
 		}
 		if (state instanceof Unreadable unreadable && now.isBefore(unreadable.modified().plus(ttl))) {
@@ -212,8 +198,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	}
 
 	private static void logReclaim(String key, LockFileState state, Instant now) {
-		if (state instanceof Present present) {
-			LockMetadata holder = present.metadata();
+		if (state instanceof LockMetadata holder) {
 			boolean expired = holder.isExpired(now);
 			logger.atLevel(expired ? Level.INFO : Level.WARN)
 				.log("Reclaimed the lock '{}' of pid {} on {}: {}ms after {}", key, holder.holder().pid(),
@@ -278,10 +263,10 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<LockListing> locks(String prefix, int limit) {
 		Assert.isTrue(limit >= 1, () -> "limit must be at least 1, was " + limit);
-		return NonBlockingCallers.complete(() -> this.files.scan("list", "the locks under '" + prefix + "'", (real) -> {
+		return NonBlockingCallers.complete(() -> {
 			Instant now = now();
-			return LockFileListing.list(real, prefix, limit, now, (lock) -> isStale(lock, now));
-		}));
+			return this.files.list(prefix, limit, now, (lock) -> isStale(lock, now));
+		});
 	}
 
 	/**
@@ -300,16 +285,15 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 					return false;
 				}
 				Files.deleteIfExists(lock);
-				if (!(state instanceof Present present)) {
+				if (!(state instanceof LockMetadata holder)) {
 					return true;
 				}
 				Instant now = now();
-				if (isStale(present.metadata(), now)) {
+				if (isStale(holder, now)) {
 					return false;
 				}
 				logger.info("Force-released the lock '{}' of pid {} on {}, {}ms after it was taken", key,
-						present.metadata().holder().pid(), present.metadata().holder().host(),
-						present.metadata().age(now).toMillis());
+						holder.holder().pid(), holder.holder().host(), holder.age(now).toMillis());
 				return true;
 			});
 			// outside the guard, as for a release
@@ -320,12 +304,11 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 
 	/** What the lock file says, if it holds the lease's token. */
 	private static @Nullable LockMetadata owned(Path lock, LockLease lease) throws IOException {
-		return (LockDirectory.read(lock) instanceof Present present && present.metadata().isOwnedBy(lease.token()))
-				? present.metadata() : null;
+		return (LockDirectory.read(lock) instanceof LockMetadata holder && holder.isOwnedBy(lease.token())) ? holder : null;
 	}
 
 	private static byte[] bytes(LockMetadata metadata) {
-		return LockFileFormat.write(metadata).getBytes(StandardCharsets.US_ASCII);
+		return metadata.write().getBytes(StandardCharsets.US_ASCII);
 	}
 
 	private Instant now() {
@@ -341,9 +324,7 @@ public final class FileLockStore implements LockStore, LockStoreHealth, AutoClos
 		return this.backoff.await(key, maxWait);
 	}
 
-	/**
-	 * Wakes every waiter of {@link #awaitRelease}; the store keeps working.
-	 */
+	/** Wakes every waiter of {@link #awaitRelease}; the store keeps working. */
 	@Override
 	public void close() {
 		this.backoff.releasedAll();

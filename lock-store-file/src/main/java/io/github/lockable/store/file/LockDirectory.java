@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
@@ -17,22 +18,29 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.github.lockable.store.LockHolder;
+import io.github.lockable.store.LockListing;
 import io.github.lockable.store.LockStoreException;
 import io.github.lockable.store.LockTokens;
-import io.github.lockable.store.file.LockFileFormat.MalformedLockFileException;
+import io.github.lockable.store.StoredLock;
+import io.github.lockable.store.file.LockMetadata.MalformedLockFileException;
 
 /**
  * The lock directory of a store: created owner-only when first needed (again if it was
  * deleted), refused if unsafe (see {@link DirectorySafety}), and the file operations on its
- * files, each run as a step under its {@link LockGuard}.
+ * files, each run as a step under its {@link LockGuard} but for the listing.
  * <p>
  * A file is written completely to a temporary file first, so nobody sees half of it, and
  * published with a hard link, which fails if the file exists, or renamed over the file.
@@ -82,13 +90,42 @@ final class LockDirectory {
 	}
 
 	/**
-	 * Runs a step that only reads, without the guard: every file is published whole, so a
-	 * reader sees a complete lock file or none, and a scan of many files does not keep
-	 * every acquire of the host waiting.
-	 * @param subject what the step works on, for the message of a failure
+	 * Lists the live locks under a key prefix, sorted by key, without the guard: every file
+	 * is published whole, so a reader sees a complete lock file or none, and a scan of many
+	 * files does not keep every acquire of the host waiting. Only names that may hold such a
+	 * key are read ({@link LockFileName#mayStartWith}), and reading stops at the first live
+	 * lock beyond the limit. A file removed or replaced meanwhile is skipped, as are stale
+	 * locks and files that are not complete lock files; the token is never copied out.
+	 * @param stale the store's stale rule
 	 */
-	<T> T scan(String operation, String subject, LockGuard.Step<T> step) {
-		return inDirectory(operation, subject, step::run);
+	LockListing list(String prefix, int limit, Instant now, Predicate<LockMetadata> stale) {
+		return inDirectory("list", "the locks under '" + prefix + "'", (real) -> {
+			List<StoredLock> locks = new ArrayList<>();
+			Predicate<String> mayMatch = LockFileName.mayStartWith(prefix);
+			boolean truncated = false;
+			try (DirectoryStream<Path> files = Files.newDirectoryStream(real, "*.lock")) {
+				for (Path file : files) {
+					String name = file.getFileName().toString();
+					if (name.startsWith(".") || !mayMatch.test(name) || !(read(file) instanceof LockMetadata lock)
+							|| !lock.job().startsWith(prefix) || stale.test(lock)) {
+						continue;
+					}
+					if (locks.size() == limit) {
+						truncated = true;
+						break;
+					}
+					locks.add(stored(lock, now));
+				}
+			}
+			locks.sort(Comparator.comparing(StoredLock::key));
+			return new LockListing(locks, truncated);
+		});
+	}
+
+	private static StoredLock stored(LockMetadata lock, Instant now) {
+		@Nullable LockHolder holder = (lock.instance() != null && lock.method() != null)
+				? new LockHolder(lock.instance(), lock.holder().pid(), lock.method()) : null;
+		return new StoredLock(lock.job(), lock.remainingTtl(now), holder, lock.startedAt());
 	}
 
 	private <T> T inDirectory(String operation, String subject, InDirectory<T> step) {
@@ -167,24 +204,40 @@ final class LockDirectory {
 		return real;
 	}
 
+	/**
+	 * What a lock file holds: nothing ({@link Missing}), a complete lock ({@link LockMetadata}),
+	 * or something half written, damaged or foreign ({@link Unreadable}, last modified then).
+	 */
+	sealed interface LockFileState permits LockFileState.Missing, LockMetadata, LockFileState.Unreadable {
+
+		enum Missing implements LockFileState {
+
+			INSTANCE
+
+		}
+
+		record Unreadable(Instant modified) implements LockFileState {
+
+		}
+
+	}
+
+	/** The lock file's state; one removed at any point of the reading is missing. */
 	static LockFileState read(Path lock) throws IOException {
 		try {
-			if (Files.size(lock) <= MAX_SIZE) {
-				return new LockFileState.Present(LockFileFormat.read(Files.readString(lock)));
+			try {
+				if (Files.size(lock) <= MAX_SIZE) {
+					return LockMetadata.read(Files.readString(lock));
+				}
 			}
-			return new LockFileState.Unreadable(modified(lock));
+			catch (CharacterCodingException | MalformedLockFileException ex) {
+				logger.debug("{}: {}", lock, ex.getMessage());
+			}
+			return new LockFileState.Unreadable(Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).toInstant());
 		}
 		catch (NoSuchFileException ex) {
 			return LockFileState.Missing.INSTANCE;
 		}
-		catch (CharacterCodingException | MalformedLockFileException ex) {
-			logger.debug("{}: {}", lock, ex.getMessage());
-			return new LockFileState.Unreadable(modified(lock));
-		}
-	}
-
-	private static Instant modified(Path lock) throws IOException {
-		return Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).toInstant();
 	}
 
 	/** A hidden temporary file beside the file, of a random name: never the owner's token, as file names show up in messages. */

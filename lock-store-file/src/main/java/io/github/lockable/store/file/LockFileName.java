@@ -28,7 +28,7 @@ record LockFileName(String base) {
 
 	static final int READABLE_LENGTH = 100;
 
-	private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+	private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
 	/**
 	 * Encodes a key.
@@ -48,15 +48,9 @@ record LockFileName(String base) {
 		byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
 		StringBuilder name = encode(bytes);
 		if (name.length() > READABLE_LENGTH) {
-			int cut = READABLE_LENGTH;
 			// do not split an escape: %XX is three characters
-			if (name.charAt(cut - 1) == '%') {
-				cut -= 1;
-			}
-			else if (name.charAt(cut - 2) == '%') {
-				cut -= 2;
-			}
-			name.setLength(cut);
+			int escape = name.lastIndexOf("%", READABLE_LENGTH - 1);
+			name.setLength((escape > READABLE_LENGTH - 3) ? escape : READABLE_LENGTH);
 			name.append('~').append(sha256(bytes));
 		}
 		return new LockFileName(name.toString());
@@ -70,7 +64,7 @@ record LockFileName(String base) {
 				name.append((char) b);
 			}
 			else {
-				name.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
+				name.append('%').append(HEX.toHexDigits((byte) b));
 			}
 		}
 		return name;

@@ -93,9 +93,7 @@ record ProcessIdentity(String host, long pid, @Nullable String bootId, @Nullable
 		}
 	}
 
-	/**
-	 * The fields of {@code /proc/<pid>/stat} that matter here.
-	 */
+	/** The fields of {@code /proc/<pid>/stat} that matter here. */
 	record ProcStat(char state, long startTicks) {
 
 		/** The process's, or {@code null} if {@code /proc} has no such process. */
