@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -12,6 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -28,6 +32,7 @@ import io.github.lockable.test.jdbc.JdbcTestDatabases;
 import io.github.lockable.test.jdbc.PostgresTestServer;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -158,6 +163,66 @@ class PostgresJdbcLockStoreFaultTests {
 			});
 		}
 		Stages.join(store.release(acquired(store, "exhausted")));
+	}
+
+	/**
+	 * A pool hands out a connection whose backend the server terminated (a restart, an
+	 * operator's {@code pg_terminate_backend}, an idle timeout) until it tries it: the
+	 * release and the extend that meet one run again on another connection, instead of
+	 * leaving the lock for its whole TTL.
+	 */
+	@Test
+	void aReleaseOrExtendOnAConnectionTheServerTerminatedRunsAgainOnAnother() throws Exception {
+		this.dataSource = JdbcTestDatabases.postgres("faults_terminated");
+		TerminatedFirst connections = new TerminatedFirst(this.dataSource);
+		JdbcLockStore store = new JdbcLockStore(connections, JdbcLockStore.DEFAULT_TABLE_NAME, TIMEOUT, false);
+		LockLease lease = acquired(store, "terminated");
+		connections.nextIsTerminated();
+		assertThat(Stages.join(store.extend(lease, TTL))).isTrue();
+		assertThat(connections.handedOut()).as("the terminated connection was tried first").isTrue();
+		connections.nextIsTerminated();
+		assertThat(Stages.join(store.release(lease))).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(connections.handedOut()).isTrue();
+		assertThat(liveRows("terminated")).isZero();
+	}
+
+	/** Hands out, when told, a connection whose backend the server terminated, then the pool's. */
+	private static final class TerminatedFirst extends DelegatingDataSource {
+
+		private final AtomicReference<Connection> terminated = new AtomicReference<>();
+
+		TerminatedFirst(DataSource pool) {
+			super(pool);
+		}
+
+		void nextIsTerminated() throws SQLException {
+			HikariDataSource pool = (HikariDataSource) obtainTargetDataSource();
+			Connection connection = DriverManager.getConnection(pool.getJdbcUrl(), PostgresTestServer.USER, "");
+			JdbcTemplate admin = new JdbcTemplate(pool);
+			Integer pid;
+			try (Statement statement = connection.createStatement();
+					ResultSet row = statement.executeQuery("SELECT pg_backend_pid()")) {
+				row.next();
+				pid = row.getInt(1);
+			}
+			assertThat(admin.queryForObject("SELECT pg_terminate_backend(?)", Boolean.class, pid)).isTrue();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> admin.queryForObject("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?", Integer.class,
+						pid) == 0);
+			this.terminated.set(connection);
+		}
+
+		/** Whether the terminated connection was handed out (and closed) since it was made. */
+		boolean handedOut() throws SQLException {
+			return this.terminated.get() == null;
+		}
+
+		@Override
+		public Connection getConnection() throws SQLException {
+			Connection connection = this.terminated.getAndSet(null);
+			return (connection != null) ? connection : super.getConnection();
+		}
+
 	}
 
 	private static JdbcLockStore store(HikariDataSource dataSource) {

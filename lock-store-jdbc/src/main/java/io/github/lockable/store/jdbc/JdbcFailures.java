@@ -25,6 +25,9 @@ final class JdbcFailures {
 	/** The lock table is missing. */
 	static final String NO_TABLE = "NO_TABLE";
 
+	/** The database refuses writes: read-only, or a standby. */
+	static final String READ_ONLY = "READ_ONLY";
+
 	private JdbcFailures() {
 	}
 
@@ -79,7 +82,21 @@ final class JdbcFailures {
 			// table's qualifier): the standard, H2, MySQL and MariaDB (unknown database)
 			return NO_TABLE;
 		}
+		if ("25006".equals(state) || "90097".equals(state) || ex.getErrorCode() == 1290 || ex.getErrorCode() == 1792) {
+			// 25006: a read-only transaction (PostgreSQL's default_transaction_read_only, a hot
+			// standby; MySQL's 1792); 1290: MySQL and MariaDB under --read-only; 90097: H2's
+			return READ_ONLY;
+		}
 		return LockStoreException.GENERIC_CODE;
+	}
+
+	/**
+	 * Whether a failure came from a connection that was dead before the statement: the
+	 * server terminated its backend or the network dropped it, which a pool learns only
+	 * by using the connection. Another connection may work.
+	 */
+	static boolean isDeadConnection(LockStoreException ex) {
+		return UNREACHABLE.equals(ex.getCode()) && ex.getCause() instanceof SQLException;
 	}
 
 	/**

@@ -168,7 +168,11 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		return "jdbc";
 	}
 
-	/** Whether the lock table can be read now. */
+	/**
+	 * Whether the lock table takes writes now: DOWN, with the code, where every acquire
+	 * would fail, a missing table ({@code NO_TABLE}) or a database that refuses writes
+	 * ({@code READ_ONLY}: read-only, a standby) among them.
+	 */
 	@Override
 	public Status checkHealth() {
 		Map<String, Object> details = new LinkedHashMap<>();
@@ -176,7 +180,7 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 		try {
 			String platform = this.connections.run("health check", null, (connection, sql) -> {
 				try (PreparedStatement statement = this.connections.prepare(connection, sql.check())) {
-					statement.executeQuery().close();
+					statement.executeUpdate();
 				}
 				return sql.dialect().platform();
 			});
@@ -188,6 +192,9 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 			if (JdbcFailures.NO_TABLE.equals(ex.getCode())) {
 				LockStatements known = this.connections.known();
 				details.put("action", "the table does not exist: " + JdbcLockStoreSchema.createAdvice((known != null) ? known.dialect().platform() : null));
+			}
+			else if (JdbcFailures.READ_ONLY.equals(ex.getCode())) {
+				details.put("action", "the database refuses writes (read-only, or a standby): point the DataSource at the primary");
 			}
 			return new Status(false, details);
 		}
@@ -209,7 +216,7 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<ReleaseResult> release(LockLease lease) {
 		return NonBlockingCallers.complete(() -> {
-			int released = this.connections.run("release", lease.key(),
+			int released = this.connections.runAgainOnDeadConnection("release", lease.key(),
 					(connection, sql) -> notifies(sql)
 							? update(connection, this.channel.release(sql), true, lease.key(), lease.token())
 							: update(connection, sql.release(), false, lease.key(), lease.token()));
@@ -221,14 +228,15 @@ public final class JdbcLockStore implements LockStore, LockStoreHealth, AutoClos
 	@Override
 	public CompletionStage<Boolean> extend(LockLease lease, Duration ttl) {
 		Assert.isTrue(ttl.toMillis() >= 1, () -> "ttl must be at least 1ms, was " + ttl);
-		return NonBlockingCallers.complete(() -> this.connections.run("extend", lease.key(), (connection, sql) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, sql.extend())) {
-				statement.setLong(1, ttl.toMillis());
-				statement.setString(2, lease.key());
-				statement.setString(3, lease.token());
-				return statement.executeUpdate() > 0;
-			}
-		}));
+		return NonBlockingCallers.complete(() -> this.connections.runAgainOnDeadConnection("extend", lease.key(),
+				(connection, sql) -> {
+					try (PreparedStatement statement = this.connections.prepare(connection, sql.extend())) {
+						statement.setLong(1, ttl.toMillis());
+						statement.setString(2, lease.key());
+						statement.setString(3, lease.token());
+						return statement.executeUpdate() > 0;
+					}
+				}));
 	}
 
 	/** The token issued in the acquire, while the lease still owns the lock. */

@@ -49,8 +49,38 @@ final class LockConnections {
 	 * @throws LockStoreException if a statement, or the data source, fails
 	 */
 	<T> T run(String operation, @Nullable String key, Work<T> work) {
+		return run(operation, key, this.timeout, work);
+	}
+
+	/**
+	 * As {@link #run}, once more on another connection when the first was dead: a pool
+	 * hands out a connection whose backend the server terminated until it tries it, and
+	 * the lock would stay for its whole TTL. For owner-checked work only, which is the same
+	 * done twice; both attempts within the store's timeout.
+	 */
+	<T> T runAgainOnDeadConnection(String operation, String key, Work<T> work) {
+		long start = System.nanoTime();
+		try {
+			return run(operation, key, this.timeout, work);
+		}
+		catch (LockStoreException ex) {
+			Duration left = this.timeout.minusNanos(System.nanoTime() - start);
+			if (!JdbcFailures.isDeadConnection(ex) || left.toMillis() < 1) {
+				throw ex;
+			}
+			try {
+				return run(operation, key, left, work);
+			}
+			catch (LockStoreException again) {
+				again.addSuppressed(ex);
+				throw again;
+			}
+		}
+	}
+
+	private <T> T run(String operation, @Nullable String key, Duration connectTimeout, Work<T> work) {
 		boolean interrupted = Thread.interrupted();
-		try (Connection connection = ConnectionDeadline.connect(this.dataSource, this.timeout)) {
+		try (Connection connection = ConnectionDeadline.connect(this.dataSource, connectTimeout)) {
 			boolean autoCommit = connection.getAutoCommit();
 			if (!autoCommit) {
 				connection.setAutoCommit(true);

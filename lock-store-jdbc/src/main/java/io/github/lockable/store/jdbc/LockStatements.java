@@ -21,7 +21,9 @@ package io.github.lockable.store.jdbc;
  * @param list the live locks under a prefix, by key; parameters the {@code LIKE} pattern
  * (escaped with {@code !}) and the limit
  * @param forceRelease expires the key's live lock, whoever holds it; parameter the key
- * @param check reads nothing from the table, to see that it is there
+ * @param check writes nothing to the table, to see that it is there and that the database
+ * takes writes: a read-only database, a standby, or a user without the privilege refuses
+ * even an update of no row
  */
 record LockStatements(LockTableDialect dialect, String acquire, String fencingToken, String held, String release,
 		String extend, String owned, String list, String forceRelease, String check) {
@@ -46,7 +48,7 @@ record LockStatements(LockTableDialect dialect, String acquire, String fencingTo
 						+ " WHERE lock_key LIKE ? ESCAPE '" + LIKE_ESCAPE + "' AND expires_at > " + now + " ORDER BY "
 						+ dialect.binaryOrder("lock_key") + " LIMIT ?",
 				"UPDATE " + table + " SET expires_at = " + dialect.epoch() + live,
-				"SELECT 1 FROM " + table + " WHERE 1 = 0");
+				"UPDATE " + table + " SET expires_at = expires_at WHERE 1 = 0");
 	}
 
 	/** A {@code LIKE} pattern of every key that starts with the prefix. */
