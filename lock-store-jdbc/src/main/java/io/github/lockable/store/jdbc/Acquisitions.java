@@ -58,10 +58,11 @@ final class Acquisitions {
 			for (int attempt = 1;; attempt++) {
 				long fencingToken = insertOrTakeOver(connection, sql, request, token);
 				if (fencingToken > 0) {
-					long elapsedMillis = (System.nanoTime() - requested) / 1_000_000;
-					if (elapsedMillis > this.timeout.toMillis()) {
+					long elapsed = System.nanoTime() - requested;
+					// at the deadline is late: the connection's deadline may have fired just now
+					if (elapsed >= this.timeout.toNanos()) {
 						release(connection, sql, key, token);
-						return new AcquireResult.Failed(JdbcFailures.timeout("acquire", key, elapsedMillis));
+						return new AcquireResult.Failed(JdbcFailures.timeout("acquire", key, elapsed / 1_000_000));
 					}
 					LockLease lease = new LockLease(key, token, fencingToken, acquiredAt, request.ttl());
 					return new AcquireResult.Acquired(new LockHandle(this.store, lease, requested));
