@@ -22,7 +22,7 @@ import io.github.lockable.store.LockStoreException;
  * observation of the work under the lock, and releases through the {@link LockFlow} that
  * granted it; the events of its lock name hear the end of its work and its release.
  */
-final class DefaultHeldLock implements HeldLock {
+class DefaultHeldLock implements HeldLock {
 
 	private final LockFlow flow;
 
@@ -31,7 +31,11 @@ final class DefaultHeldLock implements HeldLock {
 	/** The resource parts; {@code null} for a lock of one key, whose part is derived when asked. */
 	private final @Nullable List<String> keys;
 
-	private final List<LockHandle> handles;
+	/** The handle of the first key; the only one of a lock of one key. */
+	private final LockHandle handle;
+
+	/** The handles of a lock of several keys; {@code null} for a lock of one key: no list per call. */
+	private final @Nullable List<LockHandle> handles;
 
 	private final LockEvents events;
 
@@ -63,12 +67,14 @@ final class DefaultHeldLock implements HeldLock {
 		this.flow = flow;
 		this.operation = operation;
 		this.keys = List.copyOf(keys);
-		this.handles = List.copyOf(handles);
-		this.events = events;
-		this.execution = execution;
-		if (this.keys.size() != this.handles.size() || this.keys.isEmpty()) {
+		List<LockHandle> copy = List.copyOf(handles);
+		if (this.keys.size() != copy.size() || this.keys.isEmpty()) {
 			throw new IllegalArgumentException("One handle per key is required");
 		}
+		this.handle = copy.get(0);
+		this.handles = copy;
+		this.events = events;
+		this.execution = execution;
 	}
 
 	/**
@@ -85,7 +91,8 @@ final class DefaultHeldLock implements HeldLock {
 		this.flow = flow;
 		this.operation = operation;
 		this.keys = null;
-		this.handles = List.of(handle);
+		this.handle = handle;
+		this.handles = null;
 		this.events = events;
 		this.execution = execution;
 	}
@@ -93,16 +100,16 @@ final class DefaultHeldLock implements HeldLock {
 	@Override
 	public List<String> keys() {
 		List<String> keys = this.keys;
-		return (keys != null) ? keys : List.of(this.operation.resourcePart(this.handles.get(0).lease().key()));
+		return (keys != null) ? keys : List.of(this.operation.resourcePart(this.handle.lease().key()));
 	}
 
 	@Override
 	public long fencingToken() {
-		if (this.handles.size() != 1) {
-			throw new IllegalStateException("This lock holds " + this.handles.size()
+		if (size() != 1) {
+			throw new IllegalStateException("This lock holds " + size()
 					+ " keys; ask for the fencing token of one of them with fencingToken(key)");
 		}
-		return fencingToken(this.handles.get(0));
+		return fencingToken(this.handle);
 	}
 
 	@Override
@@ -111,7 +118,7 @@ final class DefaultHeldLock implements HeldLock {
 		if (index < 0) {
 			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + keys());
 		}
-		return fencingToken(this.handles.get(index));
+		return fencingToken(handle(index));
 	}
 
 	/** Asked of the store the first time, owner-checked; the handle keeps the answer. */
@@ -136,8 +143,8 @@ final class DefaultHeldLock implements HeldLock {
 		if (this.closed != 0 || this.lost) {
 			return false;
 		}
-		for (LockHandle handle : this.handles) {
-			if (handle.isExpired()) {
+		for (int i = 0; i < size(); i++) {
+			if (handle(i).isExpired()) {
 				return false;
 			}
 		}
@@ -150,10 +157,10 @@ final class DefaultHeldLock implements HeldLock {
 		if (this.closed != 0 || this.lost) {
 			return false;
 		}
-		for (LockHandle handle : this.handles) {
+		for (int i = 0; i < size(); i++) {
 			boolean extended;
 			try {
-				extended = StoreStages.await(handle.extend(ttl));
+				extended = StoreStages.await(handle(i).extend(ttl));
 			}
 			catch (LockStoreException ex) {
 				throw new LockStoreUnavailableException("Lock store unavailable; the lock was not extended", ex);
@@ -198,7 +205,33 @@ final class DefaultHeldLock implements HeldLock {
 	 * @return the handles
 	 */
 	public List<LockHandle> handles() {
-		return this.handles;
+		List<LockHandle> all = this.handles;
+		return (all != null) ? all : List.of(this.handle);
+	}
+
+	/** The handle of the first key, the only one of a lock of one key. */
+	LockHandle handle() {
+		return this.handle;
+	}
+
+	private int size() {
+		List<LockHandle> all = this.handles;
+		return (all != null) ? all.size() : 1;
+	}
+
+	private LockHandle handle(int index) {
+		List<LockHandle> all = this.handles;
+		return (all != null) ? all.get(index) : this.handle;
+	}
+
+	/** What runs under the lock. */
+	LockOperation operation() {
+		return this.operation;
+	}
+
+	/** The flow that granted the lock and releases it. */
+	LockFlow flow() {
+		return this.flow;
 	}
 
 	/**
@@ -231,8 +264,8 @@ final class DefaultHeldLock implements HeldLock {
 		this.closed = 1;
 		workEnded(error);
 		stopRenewal();
-		for (int i = this.handles.size() - 1; i >= 0; i--) {
-			LockHandle handle = this.handles.get(i);
+		for (int i = size() - 1; i >= 0; i--) {
+			LockHandle handle = handle(i);
 			this.flow.release(this.operation, handle.lease().key(), handle, error, cancelled);
 		}
 	}
@@ -247,7 +280,7 @@ final class DefaultHeldLock implements HeldLock {
 		this.closed = 1;
 		workEnded(error);
 		stopRenewal();
-		LockHandle handle = this.handles.get(0);
+		LockHandle handle = this.handle;
 		return this.flow.releaseAsync(this.operation, handle.lease().key(), handle, error, cancelled);
 	}
 
