@@ -28,16 +28,16 @@ class DefaultHeldLock implements HeldLock {
 
 	private final LockOperation operation;
 
-	/** The resource parts; {@code null} for a lock of one key, whose part is derived when asked. */
-	private final @Nullable List<String> keys;
-
 	/** The handle of the first key; the only one of a lock of one key. */
 	private final LockHandle handle;
 
-	/** The handles of a lock of several keys; {@code null} for a lock of one key: no list per call. */
-	private final @Nullable List<LockHandle> handles;
-
-	private final LockEvents events;
+	/**
+	 * The keys and handles of a lock of several keys; {@code null} for a lock of one key,
+	 * whose part is derived when asked: no list per call. One field for both, and the
+	 * events looked up from the operation rather than kept: the lock of one key is one
+	 * object of 56 bytes, the call of {@link LockedCall} included.
+	 */
+	private final @Nullable Several several;
 
 	private final Observation execution;
 
@@ -59,21 +59,18 @@ class DefaultHeldLock implements HeldLock {
 	 * @param operation what runs under the lock
 	 * @param keys the resource parts, as the caller gave them
 	 * @param handles the handle of each key, in the order of {@code keys}
-	 * @param events the events of the lock's name
 	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
 	DefaultHeldLock(LockFlow flow, LockOperation operation, List<String> keys, List<LockHandle> handles,
-			LockEvents events, Observation execution) {
+			Observation execution) {
 		this.flow = flow;
 		this.operation = operation;
-		this.keys = List.copyOf(keys);
-		List<LockHandle> copy = List.copyOf(handles);
-		if (this.keys.size() != copy.size() || this.keys.isEmpty()) {
+		Several all = new Several(List.copyOf(keys), List.copyOf(handles));
+		if (all.keys().size() != all.handles().size() || all.keys().isEmpty()) {
 			throw new IllegalArgumentException("One handle per key is required");
 		}
-		this.handle = copy.get(0);
-		this.handles = copy;
-		this.events = events;
+		this.handle = all.handles().get(0);
+		this.several = all;
 		this.execution = execution;
 	}
 
@@ -83,24 +80,20 @@ class DefaultHeldLock implements HeldLock {
 	 * @param flow releases the handle
 	 * @param operation what runs under the lock, which knows the resource part of its keys
 	 * @param handle the handle
-	 * @param events the events of the lock's name
 	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
-	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, LockEvents events,
-			Observation execution) {
+	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, Observation execution) {
 		this.flow = flow;
 		this.operation = operation;
-		this.keys = null;
 		this.handle = handle;
-		this.handles = null;
-		this.events = events;
+		this.several = null;
 		this.execution = execution;
 	}
 
 	@Override
 	public List<String> keys() {
-		List<String> keys = this.keys;
-		return (keys != null) ? keys : List.of(this.operation.resourcePart(this.handle.lease().key()));
+		Several all = this.several;
+		return (all != null) ? all.keys() : List.of(this.operation.resourcePart(this.handle.lease().key()));
 	}
 
 	@Override
@@ -205,8 +198,8 @@ class DefaultHeldLock implements HeldLock {
 	 * @return the handles
 	 */
 	public List<LockHandle> handles() {
-		List<LockHandle> all = this.handles;
-		return (all != null) ? all : List.of(this.handle);
+		Several all = this.several;
+		return (all != null) ? all.handles() : List.of(this.handle);
 	}
 
 	/** The handle of the first key, the only one of a lock of one key. */
@@ -215,13 +208,13 @@ class DefaultHeldLock implements HeldLock {
 	}
 
 	private int size() {
-		List<LockHandle> all = this.handles;
-		return (all != null) ? all.size() : 1;
+		Several all = this.several;
+		return (all != null) ? all.handles().size() : 1;
 	}
 
 	private LockHandle handle(int index) {
-		List<LockHandle> all = this.handles;
-		return (all != null) ? all.get(index) : this.handle;
+		Several all = this.several;
+		return (all != null) ? all.handles().get(index) : this.handle;
 	}
 
 	/** What runs under the lock. */
@@ -249,7 +242,8 @@ class DefaultHeldLock implements HeldLock {
 	public void workEnded(@Nullable Throwable error) {
 		if (!this.workEnded) {
 			this.workEnded = true;
-			this.events.workEnded(this.execution, error);
+			// The events of the lock's name, as its terms carry them: one field less per locked call.
+			this.operation.terms(this.flow.lockManager()).events().workEnded(this.execution, error);
 		}
 	}
 
@@ -296,6 +290,10 @@ class DefaultHeldLock implements HeldLock {
 		if (current != null) {
 			current.stop();
 		}
+	}
+
+	/** The keys and handles of a lock of several keys, in the same order. */
+	private record Several(List<String> keys, List<LockHandle> handles) {
 	}
 
 	@Override

@@ -157,7 +157,7 @@ final class LockFlow {
 	 */
 	public DefaultHeldLock hold(LockOperation operation, String key, Decision.RunLocked granted) {
 		LockTerms terms = operation.terms(lockManager());
-		DefaultHeldLock lock = new DefaultHeldLock(this, operation, granted.handle(), terms.events(),
+		DefaultHeldLock lock = new DefaultHeldLock(this, operation, granted.handle(),
 				this.observations.execution(operation, granted.acquisition()));
 		renewIfAsked(lock, operation, key, terms);
 		return lock;
@@ -186,7 +186,7 @@ final class LockFlow {
 	 */
 	LockedCall holdCall(LockableMethod method, String key, LockHandle handle, Observation acquisition) {
 		LockTerms terms = method.terms(lockManager());
-		LockedCall call = new LockedCall(this, method, handle, terms.events(),
+		LockedCall call = new LockedCall(this, method, handle,
 				this.observations.execution(method, acquisition));
 		renewIfAsked(call, method, key, terms);
 		return call;

@@ -28,8 +28,8 @@ final class LockedCall extends DefaultHeldLock {
 	private boolean orphanReleased;
 
 	/** See {@link LockFlow#holdCall}, which also starts the renewal. */
-	LockedCall(LockFlow flow, LockableMethod method, LockHandle handle, LockEvents events, Observation execution) {
-		super(flow, method, handle, events, execution);
+	LockedCall(LockFlow flow, LockableMethod method, LockHandle handle, Observation execution) {
+		super(flow, method, handle, execution);
 	}
 
 	HeldLock lock() {
