@@ -2,10 +2,12 @@ package io.github.lockable.core;
 
 import java.util.Optional;
 
+import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.LockContext;
+import io.github.lockable.store.LockHandle;
 
 import org.springframework.util.ClassUtils;
 
@@ -29,7 +31,7 @@ final class BlockingLocking {
 	@Nullable Object invoke(MethodInvocation invocation, LockableMethod method, String key) throws Throwable {
 		Decision decision = this.flow.acquire(method, key);
 		if (decision instanceof Decision.RunLocked locked) {
-			return runLocked(invocation, method, key, locked);
+			return runLocked(invocation, method, key, locked.handle(), locked.acquisition());
 		}
 		if (decision instanceof Decision.Refuse refuse) {
 			throw refuse.exception();
@@ -40,13 +42,14 @@ final class BlockingLocking {
 		return invocation.proceed();
 	}
 
+	/** Takes the decision's parts rather than the decision: passed on, it could not be scalar-replaced. */
 	private @Nullable Object runLocked(MethodInvocation invocation, LockableMethod method, String key,
-			Decision.RunLocked granted) throws Throwable {
+			LockHandle handle, Observation acquisition) throws Throwable {
 		LockedCall call = null;
 		CallerTransactionRelease afterTransaction = null;
 		Throwable failure = null;
 		try {
-			call = new LockedCall(this.flow, method, key, granted);
+			call = this.flow.holdCall(method, key, handle, acquisition);
 			if (TRANSACTIONS_PRESENT) {
 				afterTransaction = CallerTransactionRelease.registerIfActive(call, method, key);
 			}
@@ -67,13 +70,13 @@ final class BlockingLocking {
 					call.finish(failure, false);
 				}
 				else {
-					this.flow.release(method, key, granted.handle(), failure, false);
+					this.flow.release(method, key, handle, failure, false);
 				}
 			}
 			catch (VirtualMachineError ex) {
 				// No room left here (a recursion through the method overflowed): release elsewhere.
 				try {
-					ReleaseHandoff.handOff(this.flow, method, key, granted.handle(), call, failure, ex);
+					ReleaseHandoff.handOff(this.flow, method, key, handle, call, failure, ex);
 				}
 				catch (VirtualMachineError again) {
 					if (call != null) {

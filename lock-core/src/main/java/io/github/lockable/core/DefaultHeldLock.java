@@ -22,18 +22,22 @@ import io.github.lockable.store.LockStoreException;
  * observation of the work under the lock, and releases through the {@link LockFlow} that
  * granted it; the events of its lock name hear the end of its work and its release.
  */
-final class DefaultHeldLock implements HeldLock {
+class DefaultHeldLock implements HeldLock {
 
 	private final LockFlow flow;
 
 	private final LockOperation operation;
 
-	/** The resource parts; {@code null} for a lock of one key, whose part is derived when asked. */
-	private final @Nullable List<String> keys;
+	/** The handle of the first key; the only one of a lock of one key. */
+	private final LockHandle handle;
 
-	private final List<LockHandle> handles;
-
-	private final LockEvents events;
+	/**
+	 * The keys and handles of a lock of several keys; {@code null} for a lock of one key,
+	 * whose part is derived when asked: no list per call. One field for both, and the
+	 * events looked up from the operation rather than kept: the lock of one key is one
+	 * object of 56 bytes, the call of {@link LockedCall} included.
+	 */
+	private final @Nullable Several several;
 
 	private final Observation execution;
 
@@ -55,20 +59,19 @@ final class DefaultHeldLock implements HeldLock {
 	 * @param operation what runs under the lock
 	 * @param keys the resource parts, as the caller gave them
 	 * @param handles the handle of each key, in the order of {@code keys}
-	 * @param events the events of the lock's name
 	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
 	DefaultHeldLock(LockFlow flow, LockOperation operation, List<String> keys, List<LockHandle> handles,
-			LockEvents events, Observation execution) {
+			Observation execution) {
 		this.flow = flow;
 		this.operation = operation;
-		this.keys = List.copyOf(keys);
-		this.handles = List.copyOf(handles);
-		this.events = events;
-		this.execution = execution;
-		if (this.keys.size() != this.handles.size() || this.keys.isEmpty()) {
+		Several all = new Several(List.copyOf(keys), List.copyOf(handles));
+		if (all.keys().size() != all.handles().size() || all.keys().isEmpty()) {
 			throw new IllegalArgumentException("One handle per key is required");
 		}
+		this.handle = all.handles().get(0);
+		this.several = all;
+		this.execution = execution;
 	}
 
 	/**
@@ -77,32 +80,29 @@ final class DefaultHeldLock implements HeldLock {
 	 * @param flow releases the handle
 	 * @param operation what runs under the lock, which knows the resource part of its keys
 	 * @param handle the handle
-	 * @param events the events of the lock's name
 	 * @param execution the observation of the work under the lock, {@link Observation#NOOP} for none
 	 */
-	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, LockEvents events,
-			Observation execution) {
+	DefaultHeldLock(LockFlow flow, LockOperation operation, LockHandle handle, Observation execution) {
 		this.flow = flow;
 		this.operation = operation;
-		this.keys = null;
-		this.handles = List.of(handle);
-		this.events = events;
+		this.handle = handle;
+		this.several = null;
 		this.execution = execution;
 	}
 
 	@Override
 	public List<String> keys() {
-		List<String> keys = this.keys;
-		return (keys != null) ? keys : List.of(this.operation.resourcePart(this.handles.get(0).lease().key()));
+		Several all = this.several;
+		return (all != null) ? all.keys() : List.of(this.operation.resourcePart(this.handle.lease().key()));
 	}
 
 	@Override
 	public long fencingToken() {
-		if (this.handles.size() != 1) {
-			throw new IllegalStateException("This lock holds " + this.handles.size()
+		if (size() != 1) {
+			throw new IllegalStateException("This lock holds " + size()
 					+ " keys; ask for the fencing token of one of them with fencingToken(key)");
 		}
-		return fencingToken(this.handles.get(0));
+		return fencingToken(this.handle);
 	}
 
 	@Override
@@ -111,7 +111,7 @@ final class DefaultHeldLock implements HeldLock {
 		if (index < 0) {
 			throw new IllegalArgumentException("This lock does not hold key '" + key + "'; it holds " + keys());
 		}
-		return fencingToken(this.handles.get(index));
+		return fencingToken(handle(index));
 	}
 
 	/** Asked of the store the first time, owner-checked; the handle keeps the answer. */
@@ -136,8 +136,8 @@ final class DefaultHeldLock implements HeldLock {
 		if (this.closed != 0 || this.lost) {
 			return false;
 		}
-		for (LockHandle handle : this.handles) {
-			if (handle.isExpired()) {
+		for (int i = 0; i < size(); i++) {
+			if (handle(i).isExpired()) {
 				return false;
 			}
 		}
@@ -150,10 +150,10 @@ final class DefaultHeldLock implements HeldLock {
 		if (this.closed != 0 || this.lost) {
 			return false;
 		}
-		for (LockHandle handle : this.handles) {
+		for (int i = 0; i < size(); i++) {
 			boolean extended;
 			try {
-				extended = StoreStages.await(handle.extend(ttl));
+				extended = StoreStages.await(handle(i).extend(ttl));
 			}
 			catch (LockStoreException ex) {
 				throw new LockStoreUnavailableException("Lock store unavailable; the lock was not extended", ex);
@@ -198,7 +198,33 @@ final class DefaultHeldLock implements HeldLock {
 	 * @return the handles
 	 */
 	public List<LockHandle> handles() {
-		return this.handles;
+		Several all = this.several;
+		return (all != null) ? all.handles() : List.of(this.handle);
+	}
+
+	/** The handle of the first key, the only one of a lock of one key. */
+	LockHandle handle() {
+		return this.handle;
+	}
+
+	private int size() {
+		Several all = this.several;
+		return (all != null) ? all.handles().size() : 1;
+	}
+
+	private LockHandle handle(int index) {
+		Several all = this.several;
+		return (all != null) ? all.handles().get(index) : this.handle;
+	}
+
+	/** What runs under the lock. */
+	LockOperation operation() {
+		return this.operation;
+	}
+
+	/** The flow that granted the lock and releases it. */
+	LockFlow flow() {
+		return this.flow;
 	}
 
 	/**
@@ -216,7 +242,8 @@ final class DefaultHeldLock implements HeldLock {
 	public void workEnded(@Nullable Throwable error) {
 		if (!this.workEnded) {
 			this.workEnded = true;
-			this.events.workEnded(this.execution, error);
+			// The events of the lock's name, as its terms carry them: one field less per locked call.
+			this.operation.terms(this.flow.lockManager()).events().workEnded(this.execution, error);
 		}
 	}
 
@@ -231,8 +258,8 @@ final class DefaultHeldLock implements HeldLock {
 		this.closed = 1;
 		workEnded(error);
 		stopRenewal();
-		for (int i = this.handles.size() - 1; i >= 0; i--) {
-			LockHandle handle = this.handles.get(i);
+		for (int i = size() - 1; i >= 0; i--) {
+			LockHandle handle = handle(i);
 			this.flow.release(this.operation, handle.lease().key(), handle, error, cancelled);
 		}
 	}
@@ -247,7 +274,7 @@ final class DefaultHeldLock implements HeldLock {
 		this.closed = 1;
 		workEnded(error);
 		stopRenewal();
-		LockHandle handle = this.handles.get(0);
+		LockHandle handle = this.handle;
 		return this.flow.releaseAsync(this.operation, handle.lease().key(), handle, error, cancelled);
 	}
 
@@ -263,6 +290,10 @@ final class DefaultHeldLock implements HeldLock {
 		if (current != null) {
 			current.stop();
 		}
+	}
+
+	/** The keys and handles of a lock of several keys, in the same order. */
+	private record Several(List<String> keys, List<LockHandle> handles) {
 	}
 
 	@Override

@@ -143,7 +143,7 @@ final class DefaultLockTemplate implements LockTemplate {
 			if (!(decision instanceof Decision.RunLocked granted)) {
 				if (!taken.isEmpty()) {
 					// Released in reverse order of taking.
-					new DefaultHeldLock(this.flow, all, parts, taken, events(), Observation.NOOP).finish(null, false);
+					new DefaultHeldLock(this.flow, all, parts, taken, Observation.NOOP).finish(null, false);
 				}
 				throwIfUnavailable(decision);
 				return Optional.empty();
@@ -152,7 +152,7 @@ final class DefaultLockTemplate implements LockTemplate {
 			taken.add(granted.handle());
 		}
 		List<LockHandle> handles = given.stream().map((key) -> taken.get(parts.indexOf(key))).toList();
-		return Optional.of(new DefaultHeldLock(this.flow, all, given, handles, events(), Observation.NOOP));
+		return Optional.of(new DefaultHeldLock(this.flow, all, given, handles, Observation.NOOP));
 	}
 
 	@Override
@@ -227,10 +227,6 @@ final class DefaultLockTemplate implements LockTemplate {
 			this.shared = current;
 		}
 		return current;
-	}
-
-	private LockEvents events() {
-		return shared().events();
 	}
 
 	private record Shared(LockEvents events, LockHolder holder) {

@@ -47,7 +47,7 @@ final class FutureLocking {
 			return;
 		}
 		LockedCall call = (decision instanceof Decision.RunLocked locked)
-				? new LockedCall(this.flow, method, key, locked) : null;
+				? this.flow.holdCall(method, key, locked) : null;
 		CompletionStage<?> stage;
 		try (LockContext.Scope scope = (call != null) ? call.open() : NO_SCOPE) {
 			stage = (CompletionStage<?>) invocation.proceed();

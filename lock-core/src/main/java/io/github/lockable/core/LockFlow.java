@@ -156,11 +156,45 @@ final class LockFlow {
 	 * @return the held lock
 	 */
 	public DefaultHeldLock hold(LockOperation operation, String key, Decision.RunLocked granted) {
-		LockHandle handle = granted.handle();
 		LockTerms terms = operation.terms(lockManager());
-		DefaultHeldLock lock = new DefaultHeldLock(this, operation, handle, terms.events(),
+		DefaultHeldLock lock = new DefaultHeldLock(this, operation, granted.handle(),
 				this.observations.execution(operation, granted.acquisition()));
+		renewIfAsked(lock, operation, key, terms);
+		return lock;
+	}
+
+	/**
+	 * As {@link #hold}, for a {@code @Lockable} call: the held lock is the call, which the
+	 * release hand-off can find.
+	 * @param method the method that runs under the lock
+	 * @param key the full key
+	 * @param granted the decision that granted it
+	 * @return the call, holding its lock
+	 */
+	LockedCall holdCall(LockableMethod method, String key, Decision.RunLocked granted) {
+		return holdCall(method, key, granted.handle(), granted.acquisition());
+	}
+
+	/**
+	 * As {@link #holdCall(LockableMethod, String, Decision.RunLocked)}, with the parts of the
+	 * decision.
+	 * @param method the method that runs under the lock
+	 * @param key the full key
+	 * @param handle the granted lock
+	 * @param acquisition the ended acquisition observation
+	 * @return the call, holding its lock
+	 */
+	LockedCall holdCall(LockableMethod method, String key, LockHandle handle, Observation acquisition) {
+		LockTerms terms = method.terms(lockManager());
+		LockedCall call = new LockedCall(this, method, handle,
+				this.observations.execution(method, acquisition));
+		renewIfAsked(call, method, key, terms);
+		return call;
+	}
+
+	private void renewIfAsked(DefaultHeldLock lock, LockOperation operation, String key, LockTerms terms) {
 		if (operation.renew()) {
+			LockHandle handle = lock.handle();
 			lock.renewWith(this.renewals.obtain().start(handle, terms, () -> {
 				lock.markLost();
 				// The terms are looked up again rather than captured: one field less per renewed call.
@@ -168,7 +202,6 @@ final class LockFlow {
 						lockManager().renewalLossCause(handle));
 			}));
 		}
-		return lock;
 	}
 
 	/**

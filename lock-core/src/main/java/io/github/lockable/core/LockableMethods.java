@@ -52,6 +52,14 @@ final class LockableMethods {
 	/** Definitions by the method a proxy reports and the target's class: the per-call lookup. */
 	private final Map<MethodClassKey, LockableMethod> byCall = new ConcurrentHashMap<>();
 
+	/**
+	 * Definitions by the method a proxy reports, for the first target class it was called
+	 * on: the per-call lookup, by the method alone, so that no key object is made per call.
+	 * Another target class of the same method (a second bean of the class, a subclass) is
+	 * looked up in {@link #byCall}.
+	 */
+	private final Map<Method, Bound> byProxyMethod = new ConcurrentHashMap<>();
+
 	private @Nullable ConfigurableListableBeanFactory beanFactory;
 
 	private @Nullable Environment environment;
@@ -125,12 +133,23 @@ final class LockableMethods {
 	 */
 	LockableMethod get(Method method, @Nullable Object target) {
 		Class<?> targetClass = (target != null) ? target.getClass() : method.getDeclaringClass();
+		Bound bound = this.byProxyMethod.get(method);
+		if (bound != null && bound.targetClass() == targetClass) {
+			return bound.definition();
+		}
 		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
 		LockableMethod definition = this.byCall.get(cacheKey);
-		if (definition != null) {
-			return definition;
+		if (definition == null) {
+			definition = this.byCall.computeIfAbsent(cacheKey, (key) -> lookUp(method, targetClass));
 		}
-		return this.byCall.computeIfAbsent(cacheKey, (key) -> lookUp(method, targetClass));
+		if (bound == null) {
+			this.byProxyMethod.putIfAbsent(method, new Bound(targetClass, definition));
+		}
+		return definition;
+	}
+
+	/** The definition of a method for one target class. */
+	private record Bound(Class<?> targetClass, LockableMethod definition) {
 	}
 
 	private LockableMethod lookUp(Method method, Class<?> targetClass) {

@@ -1,27 +1,19 @@
 package io.github.lockable.core;
 
-import java.util.concurrent.CompletableFuture;
-
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 import io.github.lockable.HeldLock;
 import io.github.lockable.LockContext;
+import io.github.lockable.store.LockHandle;
 
 /**
  * One {@code @Lockable} call that holds its lock: the {@link DefaultHeldLock} the flow
  * granted (with its renewal and the observation of the work), and what the release
  * hand-off needs to find the call when even a queue offer failed on the caller's thread.
+ * The held lock itself rather than a wrapper around it: one object per locked call.
  */
-final class LockedCall {
-
-	private final LockFlow flow;
-
-	private final LockableMethod method;
-
-	private final String key;
-
-	private final DefaultHeldLock lock;
+final class LockedCall extends DefaultHeldLock {
 
 	/** The next call in {@link ReleaseHandoff#orphans}. */
 	@Nullable LockedCall nextOrphan;
@@ -35,20 +27,13 @@ final class LockedCall {
 	/** Set by the hand-off thread only: a call linked twice is released once. */
 	private boolean orphanReleased;
 
-	LockedCall(LockFlow flow, LockableMethod method, String key, Decision.RunLocked granted) {
-		this.flow = flow;
-		this.method = method;
-		this.key = key;
-		this.lock = flow.hold(method, key, granted);
+	/** See {@link LockFlow#holdCall}, which also starts the renewal. */
+	LockedCall(LockFlow flow, LockableMethod method, LockHandle handle, Observation execution) {
+		super(flow, method, handle, execution);
 	}
 
 	HeldLock lock() {
-		return this.lock;
-	}
-
-	/** The observation of the work, {@link Observation#NOOP} when nothing observes. */
-	Observation execution() {
-		return this.lock.execution();
+		return this;
 	}
 
 	/**
@@ -57,30 +42,15 @@ final class LockedCall {
 	 * @return the scope to close when the method returned
 	 */
 	LockContext.Scope open() {
-		LockContext.Scope bound = LockContext.bind(this.lock);
-		if (this.lock.execution().isNoop()) {
+		LockContext.Scope bound = LockContext.bind(this);
+		if (execution().isNoop()) {
 			return bound;
 		}
-		Observation.Scope observed = LockObservations.openScope(this.lock.execution());
+		Observation.Scope observed = LockObservations.openScope(execution());
 		return () -> {
 			observed.close();
 			bound.close();
 		};
-	}
-
-	/** See {@link DefaultHeldLock#workEnded}. */
-	void workEnded(@Nullable Throwable error) {
-		this.lock.workEnded(error);
-	}
-
-	/** See {@link DefaultHeldLock#finish}. */
-	void finish(@Nullable Throwable error, boolean cancelled) {
-		this.lock.finish(error, cancelled);
-	}
-
-	/** See {@link DefaultHeldLock#finishAsync}. */
-	CompletableFuture<Void> finishAsync(@Nullable Throwable error, boolean cancelled) {
-		return this.lock.finishAsync(error, cancelled);
 	}
 
 	/**
@@ -92,8 +62,9 @@ final class LockedCall {
 			return null;
 		}
 		this.orphanReleased = true;
-		return new ReleaseHandoff.HandedOffRelease(this.flow, this.method, this.key, this.lock.handles().get(0), this,
-				this.orphanError, this.orphanReleaseError);
+		LockHandle handle = handle();
+		return new ReleaseHandoff.HandedOffRelease(flow(), (LockableMethod) operation(), handle.lease().key(), handle,
+				this, this.orphanError, this.orphanReleaseError);
 	}
 
 }

@@ -70,7 +70,7 @@ final class ReactiveLocking {
 				}
 			}
 			else if (decision instanceof Decision.RunLocked locked) {
-				LockedCall call = new LockedCall(this.flow, method, key, locked);
+				LockedCall call = this.flow.holdCall(method, key, locked);
 				if (afterTransaction != null) {
 					afterTransaction.locked(call, method, key);
 				}

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
@@ -37,7 +37,11 @@ public final class LockHandle {
 	/** When the extend that set {@link #expiresNanos} was sent; guarded by {@code this}. */
 	private long expirySetNanos;
 
-	private final AtomicBoolean released = new AtomicBoolean();
+	private static final AtomicIntegerFieldUpdater<LockHandle> RELEASED = AtomicIntegerFieldUpdater
+		.newUpdater(LockHandle.class, "released");
+
+	/** 1 once released; a field updater rather than an AtomicBoolean: one handle per locked call. */
+	private volatile int released;
 
 	private static final AtomicReferenceFieldUpdater<LockHandle, CompletableFuture> FENCING_TOKEN = AtomicReferenceFieldUpdater
 		.newUpdater(LockHandle.class, CompletableFuture.class, "fencingToken");
@@ -103,7 +107,7 @@ public final class LockHandle {
 	 * {@link LockStoreException}
 	 */
 	public CompletionStage<ReleaseResult> release() {
-		if (!this.released.compareAndSet(false, true)) {
+		if (!RELEASED.compareAndSet(this, 0, 1)) {
 			return ALREADY_RELEASED;
 		}
 		return this.store.release(this.lease);
@@ -116,7 +120,7 @@ public final class LockHandle {
 	 * {@link LockStoreException}
 	 */
 	public CompletionStage<Boolean> extend(Duration ttl) {
-		if (this.released.get()) {
+		if (this.released != 0) {
 			return NOT_EXTENDED;
 		}
 		long sent = System.nanoTime();
@@ -169,7 +173,7 @@ public final class LockHandle {
 	 * @return whether this handle was released
 	 */
 	public boolean isReleased() {
-		return this.released.get();
+		return this.released != 0;
 	}
 
 	@Override
