@@ -185,7 +185,7 @@ public final class LockableCore implements AutoCloseable {
 		this.renewals.close();
 	}
 
-	LockFlow flow() {
+	private LockFlow flow() {
 		return new LockFlow(() -> this.lockManager, this.defaults::storeFailure, this.continuations,
 				() -> this.renewals, this.observations);
 	}

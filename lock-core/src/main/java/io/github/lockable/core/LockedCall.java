@@ -3,7 +3,6 @@ package io.github.lockable.core;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
-import io.github.lockable.HeldLock;
 import io.github.lockable.LockContext;
 import io.github.lockable.store.LockHandle;
 
@@ -30,10 +29,6 @@ final class LockedCall extends DefaultHeldLock {
 	/** See {@link LockFlow#holdCall}, which also starts the renewal. */
 	LockedCall(LockFlow flow, LockableMethod method, LockHandle handle, Observation execution) {
 		super(flow, method, handle, execution);
-	}
-
-	HeldLock lock() {
-		return this;
 	}
 
 	/**

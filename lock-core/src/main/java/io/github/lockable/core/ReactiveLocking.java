@@ -128,7 +128,7 @@ final class ReactiveLocking {
 	 * their parent, the way they see the one a web server put in the Reactor context.
 	 */
 	private static Context withLock(Context context, LockedCall call) {
-		Context locked = context.put(LockContext.REACTOR_CONTEXT_KEY, call.lock());
+		Context locked = context.put(LockContext.REACTOR_CONTEXT_KEY, call);
 		return call.execution().isNoop() ? locked : locked.put(ObservationThreadLocalAccessor.KEY, call.execution());
 	}
 
